@@ -1,0 +1,170 @@
+import * as z from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { ErrorResponse, type ErrorStatus } from './envelope.ts';
+import type { HttpMethod, OperationSpec, Surface } from './operation.ts';
+import { operations } from './operations.ts';
+import { OrderCreatedEvent, OrderUpdatedEvent } from './resources/webhook.ts';
+
+/** The version the document states; bumped with the contract package. */
+export const apiVersion = '0.1.0';
+
+const RequestIdHeader = z
+  .string()
+  .meta({ description: 'The request id, also in error bodies; quote it when asking for help.', example: 'req_5f3c9b2e8a1d4c67', header: { id: 'RequestId' } });
+const RetryAfterHeader = z.string().meta({ description: 'Seconds to wait before trying again.', example: '30', header: { id: 'RetryAfter' } });
+
+const errorMeta: Record<ErrorStatus, { id: string; description: string; example: string }> = {
+  400: {
+    id: 'BadRequest',
+    description: 'The input is invalid; `issues` names every offending field.',
+    example: 'Invalid request: phoneNumber must be an E.164 phone number',
+  },
+  401: { id: 'Unauthorized', description: 'The token is missing, malformed, expired or badly signed.', example: 'Unauthorized: missing bearer token' },
+  403: {
+    id: 'Forbidden',
+    description: 'The token is valid but for another company, or lacks the scope.',
+    example: 'Forbidden: the token does not belong to this company',
+  },
+  404: { id: 'NotFound', description: 'Unknown company or resource.', example: 'No company found with the provided uuid' },
+  405: { id: 'MethodNotAllowed', description: 'The path exists but not with this method.', example: 'Method not allowed' },
+  409: { id: 'Conflict', description: 'The resource already exists.', example: 'Campaign name already exists' },
+  413: { id: 'PayloadTooLarge', description: 'The body is over 1 MB.', example: 'Request body is larger than 1048576 bytes' },
+  415: { id: 'UnsupportedMediaType', description: 'The body is not JSON.', example: 'Content-Type must be application/json' },
+  429: {
+    id: 'TooManyRequests',
+    description: 'Too many requests for this token; wait `Retry-After` seconds.',
+    example: 'Too many requests: retry in 30 seconds',
+  },
+  500: { id: 'InternalServerError', description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },
+  503: { id: 'ServiceUnavailable', description: 'The server or its database is not ready.', example: 'Service unavailable' },
+};
+
+function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
+  const m = errorMeta[status];
+  return {
+    id: m.id,
+    description: m.description,
+    headers: status === 429 ? z.object({ 'x-request-id': RequestIdHeader, 'retry-after': RetryAfterHeader }) : z.object({ 'x-request-id': RequestIdHeader }),
+    content: { 'application/json': { schema: ErrorResponse } },
+  };
+}
+const errorResponses = Object.fromEntries(
+  (Object.keys(errorMeta) as unknown as ErrorStatus[]).map((s) => [s, errorResponse(Number(s) as ErrorStatus)]),
+) as Record<ErrorStatus, ZodOpenApiResponseObject>;
+
+const serverFor: Record<Surface, { url: string; description: string }[]> = {
+  agency: [{ url: 'http://127.0.0.1:3000', description: 'Agency API base URL (reference server; AGENCY_PORT may move it)' }],
+  order: [{ url: 'http://127.0.0.1:3000', description: 'Order API base URL (reference server; ORDER_PORT may move it)' }],
+  admin: [{ url: 'http://127.0.0.1:3000', description: 'Admin API base URL (reference server; ADMIN_PORT may move it)' }],
+};
+
+function securityOf(op: OperationSpec) {
+  if (op.auth.kind === 'company') return [{ companyToken: [] }];
+  if (op.auth.kind === 'admin') return [{ adminToken: [] }];
+  return [];
+}
+
+function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOperationObject {
+  const alias = method !== op.method;
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [status, r] of Object.entries(op.responses)) {
+    if (!r) continue;
+    responses[status] = {
+      description: r.description,
+      headers: z.object({ 'x-request-id': RequestIdHeader }),
+      content: { 'application/json': { schema: r.schema } },
+    };
+  }
+  const statuses = new Set<ErrorStatus>([...op.errors, 500]);
+  for (const s of [...statuses].sort()) responses[s] = errorResponses[s];
+  return {
+    operationId: alias ? `${op.operationId}With${method[0]?.toUpperCase()}${method.slice(1)}` : op.operationId,
+    summary: alias ? `${op.summary} (${method.toUpperCase()})` : op.summary,
+    description: [
+      alias ? `The same as \`${op.operationId}\`, accepted with ${method.toUpperCase()} for compatibility.` : '',
+      op.description,
+      op.auth.kind === 'company' ? `Needs a company token with the \`${op.auth.scope}\` scope.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    tags: [...op.tags],
+    security: securityOf(op),
+    ...(op.params || op.query ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
+    responses: responses as ZodOpenApiOperationObject['responses'],
+  };
+}
+
+const webhookHeaders = z.object({
+  'webhook-id': z.string().meta({ description: 'The event id; the same on every retry of the event.', example: 'evt_01JD4Z8Q3T5V' }),
+  'webhook-timestamp': z.string().meta({ description: 'Unix seconds when this attempt was signed.', example: '1736935200' }),
+  'webhook-signature': z.string().meta({
+    description: 'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body`; several during a secret rotation.',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
+});
+
+function webhookOperation(type: string, schema: z.ZodType, description: string): ZodOpenApiOperationObject {
+  return {
+    operationId: type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
+    summary: `The ${type} event`,
+    description: `${description} Signed per the Standard Webhooks spec; verify it with \`verifyWebhook\` from \`@engagekit/sdk/webhooks\`. Delivery is at least once: drop duplicates by \`webhook-id\`.`,
+    tags: ['Webhook events'],
+    security: [],
+    requestParams: { header: webhookHeaders },
+    requestBody: { required: true, content: { 'application/json': { schema } } },
+    responses: {
+      200: { description: 'Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff.' },
+      410: { description: 'Gone: the server disables the endpoint and sends it nothing more.' },
+    },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document from the operation table. */
+export function createOpenApiDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of Object.values(operations) as OperationSpec[]) {
+    paths[op.path] ??= { servers: serverFor[op.surface] };
+    const item = paths[op.path] as ZodOpenApiPathsObject[string];
+    for (const m of [op.method, ...(op.alsoAccepts ?? [])]) item[m] = toOperationObject(op, m);
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'engagekit API',
+      version: apiVersion,
+      summary: 'WhatsApp templates and broadcast campaigns, orders and order webhooks.',
+      description:
+        'The agency API syncs a company, submits WhatsApp templates, creates and reads broadcast campaigns, lists customers and reads the campaign report. The order API adds and updates orders; order events go out by signed webhook. The admin API manages companies, tokens and webhook endpoints.\n\nEvery JSON answer is an envelope: `{ success: true, message, data }` on success, `{ success: false, message, code, issues?, requestId }` on error.',
+      contact: { name: 'engagekit maintainers' },
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'Reference server (`pnpm start`): every API on one port' }],
+    tags: [
+      {
+        name: 'Agency',
+        description: 'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope.',
+      },
+      { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
+      { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
+      { name: 'Webhooks', description: 'Webhook endpoints, their secrets and delivery logs. Bearer admin token.' },
+      { name: 'Webhook events', description: 'What the server POSTs to registered endpoints.' },
+    ],
+    components: {
+      securitySchemes: {
+        companyToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A company JWT issued by `POST /api/v2/companies/{uuid}/tokens`, with scopes `agency` and/or `orders`.',
+        },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (`ADMIN_TOKEN`, or the one the server printed at first start).' },
+      },
+    },
+    paths,
+    webhooks: {
+      'order.created': { post: webhookOperation('order.created', OrderCreatedEvent, 'An order was added.') },
+      'order.updated': { post: webhookOperation('order.updated', OrderUpdatedEvent, 'An order was updated.') },
+    },
+  });
+}

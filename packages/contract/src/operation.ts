@@ -1,0 +1,51 @@
+import type * as z from 'zod';
+import type { ErrorStatus } from './envelope.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Which base URL an operation lives under. */
+export type Surface = 'agency' | 'order' | 'admin';
+
+/** Who may call an operation. */
+export type OperationAuth = { kind: 'company'; scope: 'agency' | 'orders' } | { kind: 'admin' } | { kind: 'public' };
+
+/** One successful answer of an operation. */
+export interface SuccessResponse {
+  description: string;
+  schema: z.ZodType;
+}
+
+/**
+ * One API operation: everything the document, the server and the clients need to know about it.
+ * Routes, request validation and response types are all derived from this one object.
+ */
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** Further methods the server accepts on the same path, for compatibility. */
+  alsoAccepts?: readonly HttpMethod[];
+  /** OpenAPI-style path, e.g. `/agency/getCampaign/{id}`. */
+  path: string;
+  surface: Surface;
+  auth: OperationAuth;
+  tags: readonly [string, ...string[]];
+  summary: string;
+  description: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Successful answers by status; the first is the usual one. */
+  responses: Partial<Record<200 | 201 | 202, SuccessResponse>>;
+  /** Error statuses the operation can answer with (besides 500, which any may). */
+  errors: readonly ErrorStatus[];
+}
+
+/** Identity function that keeps an operation's literal types. */
+export function defineOperation<const T extends OperationSpec>(spec: T): T {
+  return spec;
+}
+
+/** `/agency/getCampaign/{id}` -> `/agency/getCampaign/:id` (Hono, express and MSW style). */
+export function toColonPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}

@@ -1,0 +1,372 @@
+import * as z from 'zod';
+import { PageQuery, Pagination, Paging, success } from './envelope.ts';
+import { defineOperation } from './operation.ts';
+import { CompanyUuid } from './primitives.ts';
+import { Campaign, CampaignIdParams, CreateCampaignBody } from './resources/campaign.ts';
+import { Company, CompanyParams, CreateCompanyBody, CreateTokenBody, Health, Token } from './resources/company.ts';
+import { Customer, ImportCustomersBody, ImportCustomersResult } from './resources/customer.ts';
+import { AddOrderBody, Order, UpdateOrderBody, UpdateOrderParams } from './resources/order.ts';
+import { Report } from './resources/report.ts';
+import { SyncResponse } from './resources/sync.ts';
+import { SubmitTemplateBody, Template } from './resources/template.ts';
+import {
+  CreateWebhookBody,
+  Deleted,
+  Delivery,
+  DeliveryListQuery,
+  DeliveryParams,
+  RotatedSecret,
+  RotateSecretBody,
+  TestEventBody,
+  UpdateWebhookBody,
+  WebhookEndpoint,
+  WebhookParams,
+} from './resources/webhook.ts';
+
+/** The `uuid` query parameter every agency operation takes (the path-prefix form `/{uuid}/agency/...` is accepted too). */
+export const UuidQuery = z.object({
+  uuid: CompanyUuid.meta({
+    description: 'The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`.',
+  }),
+});
+
+const agency = { surface: 'agency', auth: { kind: 'company', scope: 'agency' }, tags: ['Agency'] } as const;
+const order = { surface: 'order', auth: { kind: 'company', scope: 'orders' }, tags: ['Orders'] } as const;
+const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as const;
+const webhooksAdmin = { ...admin, tags: ['Webhooks'] } as const;
+
+/** The four errors every company call can give: bad input, no/bad token, wrong company or scope, unknown company. */
+const companyErrors = [400, 401, 403, 404, 429] as const;
+
+const CampaignList = z
+  .object({
+    success: z.literal(true),
+    message: z.string().meta({ example: 'Campaigns retrieved successfully.' }),
+    data: z.array(Campaign),
+    pagination: Pagination,
+  })
+  .meta({ id: 'CampaignListResponse' });
+
+const CustomerList = z
+  .object({
+    success: z.literal(true),
+    message: z.string().meta({ example: 'Customer data fetched successfully' }),
+    data: z.array(Customer),
+    paging: Paging,
+    total: z.int().min(0).meta({ description: 'Customers in the whole list.', example: 40 }),
+  })
+  .meta({ id: 'CustomerListResponse' });
+
+const pagedAdmin = <T extends z.ZodType>(item: T, id: string, message: string) =>
+  z.object({ success: z.literal(true), message: z.string().meta({ example: message }), data: z.array(item), pagination: Pagination }).meta({ id });
+
+// Envelopes used by more than one operation are built once, so each is one component.
+const OrderResponse = success(Order, 'Order created successfully.', 'OrderResponse');
+const CampaignResponse = success(Campaign, 'Successfully fetched campaign data.', 'CampaignResponse');
+const CompanyResponse = success(Company, 'Company retrieved successfully.', 'CompanyResponse');
+const WebhookResponse = success(WebhookEndpoint, 'Webhook retrieved successfully.', 'WebhookResponse');
+const DeliveryResponse = success(Delivery, 'Delivery queued.', 'DeliveryResponse');
+
+/** Every operation of the API, keyed by operationId. */
+export const operations = {
+  // ---- Agency -------------------------------------------------------------------------------------
+  sync: defineOperation({
+    ...agency,
+    operationId: 'sync',
+    method: 'post',
+    path: '/agency/sync',
+    summary: 'Sync the company',
+    description:
+      'Re-derives customers from orders, refreshes campaign statuses and report aggregates, and answers with what changed. The answer carries `status: true` beside `success`, as the public docs show.',
+    query: UuidQuery,
+    responses: { 200: { description: 'Sync Complete.', schema: SyncResponse } },
+    errors: companyErrors,
+  }),
+  submitTemplate: defineOperation({
+    ...agency,
+    operationId: 'submitTemplate',
+    method: 'post',
+    path: '/agency/template',
+    summary: 'Submit a template',
+    description: 'Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted`; without it, `failed` with a reason.',
+    query: UuidQuery,
+    body: SubmitTemplateBody,
+    responses: {
+      200: { description: 'Template data processed successfully.', schema: success(Template, 'Template data processed successfully', 'TemplateResponse') },
+    },
+    errors: [...companyErrors, 413, 415],
+  }),
+  createCampaign: defineOperation({
+    ...agency,
+    operationId: 'createCampaign',
+    method: 'post',
+    path: '/agency/createCampaign',
+    summary: 'Create a campaign',
+    description:
+      'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409).',
+    query: UuidQuery,
+    body: CreateCampaignBody,
+    responses: { 201: { description: 'The campaign was created.', schema: CampaignResponse } },
+    errors: [...companyErrors, 409, 413, 415],
+  }),
+  getCampaignData: defineOperation({
+    ...agency,
+    operationId: 'getCampaignData',
+    method: 'get',
+    path: '/agency/getCampaignData',
+    summary: 'List campaigns',
+    description: 'Pages through the company’s campaigns, oldest first (by creation, then id), so pages stay stable while new campaigns arrive.',
+    query: UuidQuery.extend(PageQuery.shape),
+    responses: { 200: { description: 'One page of campaigns.', schema: CampaignList } },
+    errors: companyErrors,
+  }),
+  getCampaign: defineOperation({
+    ...agency,
+    operationId: 'getCampaign',
+    method: 'get',
+    path: '/agency/getCampaign/{id}',
+    summary: 'Get a campaign',
+    description: 'One campaign of the company. An unknown id answers 404.',
+    params: CampaignIdParams,
+    query: UuidQuery,
+    responses: { 200: { description: 'The campaign.', schema: CampaignResponse } },
+    errors: companyErrors,
+  }),
+  getCustomers: defineOperation({
+    ...agency,
+    operationId: 'getCustomers',
+    method: 'get',
+    path: '/agency/getCustomers',
+    summary: 'List customers',
+    description:
+      'Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first. `paging` gives the previous and next page numbers.',
+    query: UuidQuery.extend(PageQuery.shape),
+    responses: { 200: { description: 'One page of customers.', schema: CustomerList } },
+    errors: companyErrors,
+  }),
+  reportingCampaign: defineOperation({
+    ...agency,
+    operationId: 'reportingCampaign',
+    method: 'get',
+    path: '/agency/reportingCampaign',
+    summary: 'Get the campaign report',
+    description:
+      'Campaign counts by status, message outcomes, customers and orders, with a per-campaign breakdown. A company without customers answers 404 "Users not found with the provided uuid".',
+    query: UuidQuery,
+    responses: { 200: { description: 'The report.', schema: success(Report, 'Report retrieved successfully.', 'ReportResponse') } },
+    errors: companyErrors,
+  }),
+
+  // ---- Orders -------------------------------------------------------------------------------------
+  addOrder: defineOperation({
+    ...order,
+    operationId: 'addOrder',
+    method: 'post',
+    path: '/api/order/addOrder',
+    summary: 'Add or update an order',
+    description:
+      'Inserts the order, or updates it when `(company_id, company_order_id)` exists: 201 when created, 200 when updated. `company_id` must be the token’s company (403 otherwise).',
+    body: AddOrderBody,
+    responses: {
+      201: { description: 'The order was created.', schema: OrderResponse },
+      200: { description: 'The order existed and was updated.', schema: OrderResponse },
+    },
+    errors: [400, 401, 403, 413, 415, 429],
+  }),
+  updateOrder: defineOperation({
+    ...order,
+    operationId: 'updateOrder',
+    method: 'put',
+    alsoAccepts: ['patch', 'post'],
+    path: '/api/order/updateOrder/{orderId}',
+    summary: 'Update an order',
+    description:
+      'Updates the fields given of the order whose `company_order_id` is `orderId`, within the body’s `company_id`, which must be the token’s company (403 otherwise) and never changes. An unknown order is a 404. PATCH and POST are accepted too.',
+    params: UpdateOrderParams,
+    body: UpdateOrderBody,
+    responses: { 200: { description: 'The updated order.', schema: OrderResponse } },
+    errors: [400, 401, 403, 404, 413, 415, 429],
+  }),
+
+  // ---- Admin --------------------------------------------------------------------------------------
+  getHealth: defineOperation({
+    ...admin,
+    auth: { kind: 'public' },
+    operationId: 'getHealth',
+    method: 'get',
+    path: '/api/v2/health',
+    summary: 'Health check',
+    description: 'Whether the server and its database answer. Public.',
+    responses: { 200: { description: 'The server is up.', schema: success(Health, 'OK', 'HealthResponse') } },
+    errors: [503],
+  }),
+  createCompany: defineOperation({
+    ...admin,
+    operationId: 'createCompany',
+    method: 'post',
+    path: '/api/v2/companies',
+    summary: 'Create a company',
+    description: 'Creates a company with a fresh UUID. `company_id` (the code orders carry) is generated when absent and must be unique (409).',
+    body: CreateCompanyBody,
+    responses: { 201: { description: 'The company.', schema: CompanyResponse } },
+    errors: [400, 401, 409, 413, 415],
+  }),
+  listCompanies: defineOperation({
+    ...admin,
+    operationId: 'listCompanies',
+    method: 'get',
+    path: '/api/v2/companies',
+    summary: 'List companies',
+    description: 'Pages through every company, oldest first.',
+    query: PageQuery,
+    responses: { 200: { description: 'One page of companies.', schema: pagedAdmin(Company, 'CompanyListResponse', 'Companies retrieved successfully.') } },
+    errors: [400, 401],
+  }),
+  getCompany: defineOperation({
+    ...admin,
+    operationId: 'getCompany',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}',
+    summary: 'Get a company',
+    description: 'One company by UUID.',
+    params: CompanyParams,
+    responses: { 200: { description: 'The company.', schema: CompanyResponse } },
+    errors: [400, 401, 404],
+  }),
+  createToken: defineOperation({
+    ...admin,
+    operationId: 'createToken',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/tokens',
+    summary: 'Issue a company token',
+    description: 'Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry.',
+    params: CompanyParams,
+    body: CreateTokenBody,
+    responses: { 201: { description: 'The token.', schema: success(Token, 'Token issued.', 'TokenResponse') } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  importCustomers: defineOperation({
+    ...admin,
+    operationId: 'importCustomers',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/customers',
+    summary: 'Import customers',
+    description: 'Adds customers who have no orders yet, keyed by phone number; an existing customer is updated.',
+    params: CompanyParams,
+    body: ImportCustomersBody,
+    responses: { 200: { description: 'What was imported.', schema: success(ImportCustomersResult, 'Customers imported.', 'ImportCustomersResponse') } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  createWebhook: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'createWebhook',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      'Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets.',
+    params: CompanyParams,
+    body: CreateWebhookBody,
+    responses: { 201: { description: 'The endpoint, with its secret.', schema: WebhookResponse } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  listWebhooks: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'listWebhooks',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}/webhooks',
+    summary: 'List webhook endpoints',
+    description: 'The company’s webhook endpoints, oldest first.',
+    params: CompanyParams,
+    query: PageQuery,
+    responses: {
+      200: { description: 'One page of endpoints.', schema: pagedAdmin(WebhookEndpoint, 'WebhookListResponse', 'Webhooks retrieved successfully.') },
+    },
+    errors: [400, 401, 404],
+  }),
+  getWebhook: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'getWebhook',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}',
+    summary: 'Get a webhook endpoint',
+    description: 'One endpoint, with its secret.',
+    params: WebhookParams,
+    responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
+    errors: [400, 401, 404],
+  }),
+  updateWebhook: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'updateWebhook',
+    method: 'patch',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}',
+    summary: 'Update a webhook endpoint',
+    description: 'Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing.',
+    params: WebhookParams,
+    body: UpdateWebhookBody,
+    responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  deleteWebhook: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'deleteWebhook',
+    method: 'delete',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}',
+    summary: 'Delete a webhook endpoint',
+    description: 'Deletes the endpoint; pending deliveries to it are dropped.',
+    params: WebhookParams,
+    responses: { 200: { description: 'Deleted.', schema: success(Deleted, 'Webhook deleted.', 'DeletedResponse') } },
+    errors: [400, 401, 404],
+  }),
+  rotateWebhookSecret: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}/rotate-secret',
+    summary: 'Rotate a webhook secret',
+    description: 'Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret.',
+    params: WebhookParams,
+    body: RotateSecretBody,
+    responses: { 200: { description: 'The new secret.', schema: success(RotatedSecret, 'Secret rotated.', 'RotatedSecretResponse') } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  sendTestEvent: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'sendTestEvent',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}/test',
+    summary: 'Send a test event',
+    description: 'Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery.',
+    params: WebhookParams,
+    body: TestEventBody,
+    responses: { 202: { description: 'The delivery was queued.', schema: DeliveryResponse } },
+    errors: [400, 401, 404, 413, 415],
+  }),
+  listWebhookDeliveries: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'listWebhookDeliveries',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}/deliveries',
+    summary: 'List deliveries',
+    description: 'The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt).',
+    params: WebhookParams,
+    query: DeliveryListQuery,
+    responses: { 200: { description: 'One page of deliveries.', schema: pagedAdmin(Delivery, 'DeliveryListResponse', 'Deliveries retrieved successfully.') } },
+    errors: [400, 401, 404],
+  }),
+  redeliverWebhookDelivery: defineOperation({
+    ...webhooksAdmin,
+    operationId: 'redeliverWebhookDelivery',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    summary: 'Redeliver',
+    description: 'Queues the delivery again, now, with the same event id and payload.',
+    params: DeliveryParams,
+    responses: { 202: { description: 'The delivery was queued again.', schema: DeliveryResponse } },
+    errors: [400, 401, 404],
+  }),
+} as const;
+
+export type Operations = typeof operations;
+export type OperationId = keyof Operations;
+export const operationIds = Object.keys(operations) as OperationId[];

