@@ -1,0 +1,169 @@
+import type { Campaign, Company, Customer, Delivery, DeliveryAttempt, EventType, Order, Template, WebhookEndpoint } from '@engagekit/contract';
+
+/**
+ * Records as the store keeps them. Timestamps are ISO-8601 UTC strings with milliseconds
+ * (`2025-01-15T10:00:00.000Z`); every list is ordered oldest first (by creation, then id).
+ */
+export type CompanyRecord = Company;
+
+export interface TemplateRecord extends Template {
+  company_uuid: string;
+}
+
+export interface CampaignRecord extends Omit<Campaign, 'uuid' | 'startDate'> {
+  company_uuid: string;
+  /** 1, 2, 3... per company in creation order; campaigns are never deleted, so page N is seq in ((N-1)*limit, N*limit]. */
+  seq: number;
+}
+
+export interface OrderRecord extends Order {
+  company_uuid: string;
+}
+
+export interface CustomerRecord extends Customer {
+  company_uuid: string;
+}
+
+export interface EndpointRecord extends WebhookEndpoint {
+  company_uuid: string;
+  /** Secrets that still sign during a rotation's grace period, with when each stops. */
+  previous_secrets: { secret: string; expires_at: string }[];
+}
+
+export interface EventRecord {
+  id: string;
+  company_uuid: string;
+  type: EventType;
+  /** The whole event payload `{ id, type, created_at, data: { order } }` as it will be sent. */
+  payload: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
+  company_uuid: string;
+  attempts: DeliveryAttempt[];
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Page numbers from 1; limit 1..100. */
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+/** Order fields as the API takes them (every field but the keys optional, as in updateOrder). */
+export type OrderFields = Partial<Omit<Order, 'id' | 'company_id' | 'company_order_id' | 'version' | 'created_at' | 'updated_at'>>;
+
+/** What changed in a sync. */
+export interface CustomerSyncResult {
+  total: number;
+  created: number;
+  updated: number;
+  removed: number;
+}
+
+/** Things the store needs from its caller to write records: ids and the time. */
+export interface WriteContext {
+  /** A fresh opaque id with the given prefix (`ord`, `cus`, `evt`, `dlv`, ...). */
+  newId(prefix: string): string;
+  /** Now, as an ISO-8601 UTC string with milliseconds. */
+  now: string;
+}
+
+/** Thrown when a write breaks a uniqueness rule; `field` names the offending input field. */
+export class StoreConflictError extends Error {
+  override readonly name = 'StoreConflictError';
+  constructor(
+    readonly field: 'company_id' | 'name',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Persistence for the reference server. Two implementations share one conformance suite:
+ * memory (the mock) and SQL (PGlite or PostgreSQL). Every method is safe to call concurrently;
+ * writes that must be atomic are atomic in both.
+ */
+export interface Store {
+  // ---- settings: small values the server keeps (admin token hash, JWT key) ----
+  getSetting(key: string): Promise<string | null>;
+  /** Stores `value` unless the key has one already; returns the value that is stored (so concurrent first starts agree). */
+  putSettingIfAbsent(key: string, value: string): Promise<string>;
+
+  // ---- companies ----
+  /** Throws StoreConflictError('company_id') when the code is taken. */
+  createCompany(company: CompanyRecord): Promise<CompanyRecord>;
+  getCompany(uuid: string): Promise<CompanyRecord | null>;
+  listCompanies(page: PageRequest): Promise<Page<CompanyRecord>>;
+
+  // ---- templates ----
+  /** Inserts or updates the template keyed by (company_uuid, template_name, phone_number); keeps id and created_at on update. */
+  upsertTemplate(template: TemplateRecord): Promise<TemplateRecord>;
+
+  // ---- campaigns ----
+  /** Assigns `seq`; throws StoreConflictError('name') when the company has a campaign of that name (a database constraint, not a read-then-write). */
+  createCampaign(campaign: Omit<CampaignRecord, 'seq'>): Promise<CampaignRecord>;
+  getCampaign(companyUuid: string, id: string): Promise<CampaignRecord | null>;
+  listCampaigns(companyUuid: string, page: PageRequest): Promise<Page<CampaignRecord>>;
+  /** Applies the given fields; returns the updated record, or null when unknown. */
+  updateCampaign(companyUuid: string, id: string, patch: Partial<Pick<CampaignRecord, 'status' | 'endDate' | 'next_run_at'>>, now: string): Promise<CampaignRecord | null>;
+  countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
+
+  // ---- orders (each change also writes its customer and its outbox event, atomically) ----
+  /**
+   * Inserts the order, or merges the given fields into the existing one with the same
+   * (company_uuid, company_order_id): fields absent from `fields` keep their values. Atomic under
+   * concurrency: two simultaneous calls with the same key leave one order, one `created: true`.
+   * In the same transaction: upserts the customer of the order's phone number (and recounts the
+   * customer of its old number when the phone changed), writes an `order.created` or `order.updated`
+   * event with the order snapshot, and a pending delivery for every enabled endpoint of the company
+   * subscribed to that event type.
+   */
+  upsertOrder(
+    ctx: WriteContext,
+    company: CompanyRecord,
+    companyOrderId: string,
+    fields: OrderFields,
+  ): Promise<{ order: OrderRecord; created: boolean; event: EventRecord }>;
+  /** Merges `fields` into an existing order (same side effects as upsertOrder); null when it does not exist. */
+  updateOrder(ctx: WriteContext, company: CompanyRecord, companyOrderId: string, fields: OrderFields): Promise<{ order: OrderRecord; event: EventRecord } | null>;
+  getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
+  orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
+
+  // ---- customers ----
+  listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
+  /** Upserts imported customers by phone number (an existing customer keeps source 'orders' and its counts). */
+  importCustomers(ctx: WriteContext, companyUuid: string, customers: { phoneNumber: string; firstName: string; lastName?: string; email?: string }[]): Promise<{ created: number; updated: number }>;
+  /** Re-derives customers from orders: names and counts from the orders of each phone number; 'orders' customers with no order left are removed. */
+  syncCustomers(ctx: WriteContext, companyUuid: string): Promise<CustomerSyncResult>;
+
+  // ---- webhook endpoints ----
+  createEndpoint(endpoint: EndpointRecord): Promise<EndpointRecord>;
+  getEndpoint(companyUuid: string, id: string): Promise<EndpointRecord | null>;
+  listEndpoints(companyUuid: string, page: PageRequest): Promise<Page<EndpointRecord>>;
+  updateEndpoint(
+    companyUuid: string,
+    id: string,
+    patch: Partial<Pick<EndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'disabled_reason' | 'secret' | 'previous_secrets'>>,
+    now: string,
+  ): Promise<EndpointRecord | null>;
+  /** Deletes the endpoint and its pending deliveries; false when unknown. */
+  deleteEndpoint(companyUuid: string, id: string): Promise<boolean>;
+
+  // ---- deliveries ----
+  /** Inserts an event and a pending delivery of it to one endpoint (test events, redelivery). */
+  enqueueDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord>;
+  getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
+  getEvent(id: string): Promise<EventRecord | null>;
+  /** Newest first. */
+  listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
+
+  /** Releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
