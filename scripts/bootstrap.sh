@@ -38,7 +38,11 @@ if [ -x "$TOOLCHAIN/bin/node" ] && [ "$(major "$TOOLCHAIN/bin/node")" -ge 22 ] &
 else
   say "installing Node $NODE_MAJOR and pnpm $PNPM_VERSION into $TOOLCHAIN (from the npm registry)"
   mkdir -p "$TOOLCHAIN"
-  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION"
+  # --prefix also moves where npm reads its global config from: carry the configured CA file over.
+  cafile=$(npm config get cafile 2>/dev/null || true)
+  extra=()
+  if [ -n "$cafile" ] && [ "$cafile" != "null" ] && [ "$cafile" != "undefined" ]; then extra=(--cafile "$cafile"); fi
+  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "${extra[@]}" "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION"
 fi
 
 launcher="$TOOLCHAIN/launcher/pnpm"
