@@ -1,4 +1,4 @@
-import type { Campaign, Company, Customer, Delivery, DeliveryAttempt, EventType, Order, Template, WebhookEndpoint } from '@engagekit/contract';
+import type { Campaign, Company, Customer, Delivery, EventType, Order, Template, WebhookEndpoint } from '@engagekit/contract';
 
 /**
  * Records as the store keeps them. Timestamps are ISO-8601 UTC strings with milliseconds
@@ -41,7 +41,7 @@ export interface EventRecord {
 
 export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
   company_uuid: string;
-  attempts: DeliveryAttempt[];
+  attempts: Delivery['attempts'];
 }
 
 export interface Page<T> {
@@ -77,11 +77,10 @@ export interface WriteContext {
 /** Thrown when a write breaks a uniqueness rule; `field` names the offending input field. */
 export class StoreConflictError extends Error {
   override readonly name = 'StoreConflictError';
-  constructor(
-    readonly field: 'company_id' | 'name',
-    message: string,
-  ) {
+  readonly field: 'company_id' | 'name';
+  constructor(field: 'company_id' | 'name', message: string) {
     super(message);
+    this.field = field;
   }
 }
 
@@ -112,7 +111,12 @@ export interface Store {
   getCampaign(companyUuid: string, id: string): Promise<CampaignRecord | null>;
   listCampaigns(companyUuid: string, page: PageRequest): Promise<Page<CampaignRecord>>;
   /** Applies the given fields; returns the updated record, or null when unknown. */
-  updateCampaign(companyUuid: string, id: string, patch: Partial<Pick<CampaignRecord, 'status' | 'endDate' | 'next_run_at'>>, now: string): Promise<CampaignRecord | null>;
+  updateCampaign(
+    companyUuid: string,
+    id: string,
+    patch: Partial<Pick<CampaignRecord, 'status' | 'endDate' | 'next_run_at'>>,
+    now: string,
+  ): Promise<CampaignRecord | null>;
   countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
 
   // ---- orders (each change also writes its customer and its outbox event, atomically) ----
@@ -132,14 +136,23 @@ export interface Store {
     fields: OrderFields,
   ): Promise<{ order: OrderRecord; created: boolean; event: EventRecord }>;
   /** Merges `fields` into an existing order (same side effects as upsertOrder); null when it does not exist. */
-  updateOrder(ctx: WriteContext, company: CompanyRecord, companyOrderId: string, fields: OrderFields): Promise<{ order: OrderRecord; event: EventRecord } | null>;
+  updateOrder(
+    ctx: WriteContext,
+    company: CompanyRecord,
+    companyOrderId: string,
+    fields: OrderFields,
+  ): Promise<{ order: OrderRecord; event: EventRecord } | null>;
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
   orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
 
   // ---- customers ----
   listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
   /** Upserts imported customers by phone number (an existing customer keeps source 'orders' and its counts). */
-  importCustomers(ctx: WriteContext, companyUuid: string, customers: { phoneNumber: string; firstName: string; lastName?: string; email?: string }[]): Promise<{ created: number; updated: number }>;
+  importCustomers(
+    ctx: WriteContext,
+    companyUuid: string,
+    customers: { phoneNumber: string; firstName: string; lastName?: string; email?: string }[],
+  ): Promise<{ created: number; updated: number }>;
   /** Re-derives customers from orders: names and counts from the orders of each phone number; 'orders' customers with no order left are removed. */
   syncCustomers(ctx: WriteContext, companyUuid: string): Promise<CustomerSyncResult>;
 

@@ -1,0 +1,57 @@
+import * as z from 'zod';
+
+const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no', ''], 'must be 1 or 0 (true or false)').transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be >= ${min}`).max(max, `must be <= ${max}`));
+const port = int(0, 65535);
+
+/** The process environment the server reads, validated once at start. */
+export const EnvSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent')
+    .default('info'),
+  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(1200),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds, e.g. 0,5,300,1800,7200')
+    .transform((s) => s.split(',').map((x) => Number(x.trim())))
+    .default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),
+  SCHEDULER_INTERVAL_MS: int(10, 3_600_000).default(1000),
+  AGENCY_PORT: port.optional(),
+  ORDER_PORT: port.optional(),
+  ADMIN_PORT: port.optional(),
+  DEMO_COMPANY: bool.default(true),
+});
+export type ServerConfig = z.output<typeof EnvSchema>;
+
+/** Thrown when the environment is invalid; the message names every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Reads and validates the server's environment. The only place that reads `process.env`.
+ * Empty strings count as unset.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const picked = Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])));
+  const r = EnvSchema.safeParse(picked);
+  if (r.success) return r.data;
+  const lines = r.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+  throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,58 @@
+import type { Clock } from './clock.ts';
+import type { TokenService } from './http/auth.ts';
+import type { IdGenerator } from './ids.ts';
+import type { Store, WriteContext } from './store/types.ts';
+
+/** Settings of the app itself (the process-level settings live in config.ts). */
+export interface AppConfig {
+  /** HS256 key for company JWTs, at least 32 characters. */
+  jwtSecret: string;
+  /** Hex SHA-256 of the admin token. */
+  adminTokenHash: string;
+  /** Requests a minute per token; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Allow loopback and private webhook targets (tests, development). */
+  webhookAllowPrivate: boolean;
+  /** Check every answer against the contract and fail loudly when it breaks it (tests). */
+  validateResponses?: boolean;
+  /** The version /api/v2/health reports. */
+  version?: string;
+}
+
+/** Minimal structured logger (pino fits). */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** Resolves a host name to its addresses, to check webhook targets (DNS in Node; none elsewhere). */
+export type HostResolver = (host: string) => Promise<string[]>;
+
+/** Everything createApp needs, passed in. */
+export interface AppDeps {
+  store: Store;
+  config: AppConfig;
+  clock?: Clock;
+  ids?: IdGenerator;
+  logger?: Logger;
+  resolveHost?: HostResolver;
+  /** Scalar's browser bundle, served at /docs/scalar.js so /docs works offline; without it /docs loads Scalar from its CDN. */
+  docsBundle?: (() => string) | undefined;
+}
+
+/** What a handler gets about the request it serves. */
+export interface RequestContext {
+  store: Store;
+  config: AppConfig;
+  tokens: TokenService;
+  logger: Logger;
+  resolveHost: HostResolver | undefined;
+  requestId: string;
+  now: Date;
+  /** For store writes: fresh ids and this request's time. */
+  write: WriteContext;
+  ids: IdGenerator;
+}

@@ -1,0 +1,97 @@
+import type { Scope } from '@engagekit/contract';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { HttpError } from './errors.ts';
+
+const ISSUER = 'engagekit';
+const AUDIENCE = 'engagekit-api';
+const ALL_SCOPES: Scope[] = ['agency', 'orders'];
+
+/** What a valid company token says. */
+export interface CompanyClaims {
+  companyUuid: string;
+  scopes: Scope[];
+  expiresAt: Date;
+}
+
+/** Signs and checks company JWTs (HS256) with one server key. */
+export interface TokenService {
+  issue(companyUuid: string, opts: { scopes?: Scope[]; expiresInSeconds: number; now: Date }): Promise<{ token: string; scopes: Scope[]; expiresAt: Date }>;
+  /** Throws a 401 HttpError saying what is wrong with the token. */
+  verify(token: string, now: Date): Promise<CompanyClaims>;
+  /** True when `token` is the admin token. */
+  isAdminToken(token: string): Promise<boolean>;
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
+
+/** Hex SHA-256 of a token, as the admin token is stored. */
+export async function hashToken(token: string): Promise<string> {
+  return toHex(await sha256(token));
+}
+
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+/**
+ * Creates the token service.
+ * @param jwtSecret the HS256 key, at least 32 bytes of text
+ * @param adminTokenHash hex SHA-256 of the admin token
+ */
+export function createTokenService(jwtSecret: string, adminTokenHash: string): TokenService {
+  const key = new TextEncoder().encode(jwtSecret);
+  const adminHash = fromHex(adminTokenHash);
+  return {
+    async issue(companyUuid, { scopes, expiresInSeconds, now }) {
+      const granted = scopes && scopes.length > 0 ? [...new Set(scopes)] : ALL_SCOPES;
+      const iat = Math.floor(now.getTime() / 1000);
+      const exp = iat + expiresInSeconds;
+      const token = await new SignJWT({ scope: granted.join(' ') })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(companyUuid)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .setJti(crypto.randomUUID())
+        .sign(key);
+      return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
+    },
+    async verify(token, now) {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: now });
+        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
+        const scopes = String(payload.scope ?? '')
+          .split(' ')
+          .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
+        return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
+      } catch (e) {
+        if (e instanceof HttpError) throw e;
+        if (e instanceof joseErrors.JWTExpired) throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
+        if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw new HttpError(401, 'Unauthorized: the token signature is invalid');
+        if (e instanceof joseErrors.JWTClaimValidationFailed) throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
+        throw new HttpError(401, 'Unauthorized: the token is malformed');
+      }
+    },
+    async isAdminToken(token) {
+      return constantTimeEqual(await sha256(token), adminHash);
+    },
+  };
+}
+
+/** The bearer token of a request; 401 when there is none or the header is malformed. */
+export function bearerToken(req: Request): string {
+  const header = req.headers.get('authorization');
+  if (!header) throw new HttpError(401, 'Unauthorized: missing bearer token (send Authorization: Bearer <token>)');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw new HttpError(401, 'Unauthorized: the Authorization header must be "Bearer <token>"');
+  return m[1];
+}

@@ -1,0 +1,43 @@
+/**
+ * `pnpm start`: the reference server. Reads the environment once (config.ts), migrates the
+ * database, prints the admin token and the demo company, and serves until SIGTERM or SIGINT,
+ * when it drains in-flight requests and exits 0.
+ */
+import { readFileSync } from 'node:fs';
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  throw e;
+}
+
+const logger = pino({ level: config.LOG_LEVEL, base: { service: 'engagekit-reference-server' } });
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const server = await startServer(config, logger, version);
+
+for (const line of server.notices) console.log(line);
+console.log(`engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`}) listening on ${server.url}`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining');
+    const force = setTimeout(() => {
+      logger.warn({}, 'in-flight requests did not finish in 10 s; exiting');
+      process.exit(0);
+    }, 10_000);
+    force.unref();
+    await server.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,75 @@
+import { HttpError } from '../http/errors.ts';
+import { pagination } from '../http/present.ts';
+import { StoreConflictError } from '../store/types.ts';
+import type { HandlersFor } from './types.ts';
+
+/** Health, companies, tokens and customer import. The company of `{uuid}` is resolved (404) before these run. */
+export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCompanies' | 'getCompany' | 'createToken' | 'importCustomers'> = {
+  async getHealth({ ctx }) {
+    let database: 'ok' | 'unavailable' = 'ok';
+    try {
+      await ctx.store.getSetting('health');
+    } catch {
+      database = 'unavailable';
+    }
+    if (database !== 'ok') throw new HttpError(503, 'Service unavailable: the database does not answer');
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'OK',
+        data: { status: 'ok', database, version: ctx.config.version ?? '0.0.0', uptime_s: Math.round(performance.now()) / 1000 },
+      },
+    };
+  },
+
+  async createCompany({ body, ctx }) {
+    const companyId = body.company_id ?? `CMP${ctx.ids.newId('x').slice(2, 14).toUpperCase()}`;
+    try {
+      const company = await ctx.store.createCompany({
+        uuid: ctx.ids.uuid(),
+        company_id: companyId,
+        name: body.name,
+        timezone: body.timezone,
+        created_at: ctx.write.now,
+      });
+      return { status: 201, body: { success: true, message: 'Company created successfully.', data: company } };
+    } catch (e) {
+      if (e instanceof StoreConflictError) {
+        throw new HttpError(409, `Company id ${companyId} is already taken`, {
+          issues: [{ path: 'company_id', message: 'is already taken by another company' }],
+        });
+      }
+      throw e;
+    }
+  },
+
+  async listCompanies({ query, ctx }) {
+    const { items, total } = await ctx.store.listCompanies(query);
+    return {
+      status: 200,
+      body: { success: true, message: 'Companies retrieved successfully.', data: items, pagination: pagination(total, query.page, query.limit) },
+    };
+  },
+
+  async getCompany({ company }) {
+    return { status: 200, body: { success: true, message: 'Company retrieved successfully.', data: company } };
+  },
+
+  async createToken({ company, body, ctx }) {
+    const issued = await ctx.tokens.issue(company.uuid, { scopes: body.scopes, expiresInSeconds: body.expires_in, now: ctx.now });
+    return {
+      status: 201,
+      body: {
+        success: true,
+        message: 'Token issued.',
+        data: { token: issued.token, token_type: 'Bearer', scopes: issued.scopes, expires_at: issued.expiresAt.toISOString() },
+      },
+    };
+  },
+
+  async importCustomers({ company, body, ctx }) {
+    const result = await ctx.store.importCustomers(ctx.write, company.uuid, body.customers);
+    return { status: 200, body: { success: true, message: 'Customers imported.', data: result } };
+  },
+};

@@ -1,0 +1,125 @@
+import { type OperationSpec, operations, toColonPath } from '@engagekit/contract';
+import type { Context, Hono } from 'hono';
+import type { RequestContext } from '../context.ts';
+import { bearerToken } from '../http/auth.ts';
+import { readJsonBody } from '../http/body.ts';
+import { HttpError, validationError } from '../http/errors.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { requiredMessage, toIssues } from '../http/validate.ts';
+import type { CompanyRecord } from '../store/types.ts';
+import type { Handlers } from './types.ts';
+
+export type Env = { Variables: { requestId: string; ctx: RequestContext } };
+
+/** The uuid of an agency call may come as a path prefix: `/{uuid}/agency/...`. */
+const PREFIX = '/:prefixUuid{[0-9a-fA-F-]{36}}';
+
+/**
+ * Registers every operation of the contract on `app`: its path and methods (and the path-prefix
+ * form of agency calls), then for each request: authenticate (401), rate-limit (429), validate
+ * params, query and body together (400 naming every field), resolve the company (404), authorize
+ * (403), run the handler, and answer with its status and body.
+ */
+export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter) {
+  for (const op of Object.values(operations) as OperationSpec[]) {
+    const handler = handlers[op.operationId as keyof Handlers] as unknown as (input: unknown) => Promise<{ status: number; body: unknown }>;
+    const run = (c: Context<Env>) => serve(c, op, handler, limiter);
+    for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
+      app.on(method.toUpperCase(), toColonPath(op.path), run);
+      if (op.surface === 'agency') app.on(method.toUpperCase(), `${PREFIX}${toColonPath(op.path)}`, run);
+    }
+  }
+}
+
+async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknown) => Promise<{ status: number; body: unknown }>, limiter: RateLimiter) {
+  const ctx = c.get('ctx');
+
+  // 1. Authenticate.
+  let tokenCompanyUuid: string | null = null;
+  let scopes: string[] = [];
+  if (op.auth.kind !== 'public') {
+    const token = bearerToken(c.req.raw);
+    if (op.auth.kind === 'admin') {
+      if (!(await ctx.tokens.isAdminToken(token))) throw new HttpError(401, 'Unauthorized: this call needs the admin token');
+    } else {
+      const claims = await ctx.tokens.verify(token, ctx.now);
+      tokenCompanyUuid = claims.companyUuid;
+      scopes = claims.scopes;
+    }
+    limiter.take(token, ctx.now.getTime());
+  }
+
+  // 2. Validate params, query and body, reporting every bad field at once.
+  const rawParams: Record<string, string> = { ...c.req.param() };
+  const prefixUuid = rawParams.prefixUuid;
+  delete rawParams.prefixUuid;
+  const rawQuery: Record<string, string> = {};
+  for (const [k, v] of new URL(c.req.url).searchParams) rawQuery[k] = v;
+  if (prefixUuid && rawQuery.uuid === undefined) rawQuery.uuid = prefixUuid;
+  if (op.surface === 'agency' && !rawQuery.uuid) {
+    throw new HttpError(400, 'Bad Request: Missing uuid parameter', {
+      issues: [{ path: 'uuid', message: 'is required (as ?uuid= or a /{uuid}/agency/... prefix)' }],
+    });
+  }
+  const rawBody = op.body ? await readJsonBody(c.req.raw) : undefined;
+  // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
+  const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
+  if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
+  const issues = [];
+  const input: Record<string, unknown> = {};
+  for (const [key, schema, raw] of [
+    ['params', op.params, rawParams],
+    ['query', op.query, rawQuery],
+    ['body', op.body, rawBody],
+  ] as const) {
+    if (!schema) continue;
+    const r = schema.safeParse(raw, { error: requiredMessage });
+    if (r.success) input[key] = r.data;
+    else issues.push(...toIssues(r.error));
+  }
+  if (issues.length > 0) throw validationError(issues);
+
+  // 3. Resolve the company the call acts for, then authorize.
+  let company: CompanyRecord | null = null;
+  const namedUuid = (input.query as { uuid?: string } | undefined)?.uuid ?? (input.params as { uuid?: string } | undefined)?.uuid;
+  if (op.auth.kind === 'company') {
+    if (op.surface === 'agency') {
+      company = await ctx.store.getCompany(namedUuid as string);
+      if (!company) throw new HttpError(404, 'No company found with the provided uuid');
+      if (company.uuid !== tokenCompanyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
+    } else {
+      company = await ctx.store.getCompany(tokenCompanyUuid as string);
+      if (!company) throw new HttpError(401, 'Unauthorized: the token’s company no longer exists');
+      const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
+      if (companyId !== undefined && companyId !== company.company_id) {
+        throw new HttpError(403, 'Forbidden: company_id is not the token’s company', {
+          issues: [{ path: 'company_id', message: `must be the token’s company (${company.company_id})` }],
+        });
+      }
+    }
+    if (!scopes.includes(op.auth.scope)) throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope`);
+  } else if (namedUuid) {
+    company = await ctx.store.getCompany(namedUuid);
+    if (!company) throw new HttpError(404, 'No company found with the provided uuid');
+  }
+
+  // 4. Run the operation.
+  const { status, body } = await handler({ params: input.params, query: input.query, body: input.body, company, ctx });
+  if (ctx.config.validateResponses) {
+    const schema = (op.responses as Record<number, { schema: { safeParse(v: unknown): { success: boolean; error?: unknown } } } | undefined>)[status]?.schema;
+    const r = schema?.safeParse(body);
+    if (!r?.success)
+      throw new Error(`${op.operationId} answered ${status} with a body that breaks the contract: ${JSON.stringify(r?.error ?? 'no such status')}`);
+  }
+  return c.json(body as object, status as 200);
+}
+
+/** Paths of every string (or key) holding a NUL character inside a parsed JSON value. */
+export function nulPaths(value: unknown, path: string[] = []): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path.join('.')] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nulPaths(v, [...path, String(i)]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => (k.includes('\u0000') ? [[...path, k].join('.')] : nulPaths(v, [...path, k])));
+  }
+  return [];
+}

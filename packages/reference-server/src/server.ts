@@ -1,0 +1,117 @@
+import { lookup } from 'node:dns/promises';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+import type { Logger } from './context.ts';
+import { randomToken } from './domain/secrets.ts';
+import { createTokenService, hashToken } from './http/auth.ts';
+import { openSqlStore } from './store/sql/open.ts';
+import { StoreConflictError } from './store/types.ts';
+
+/** The docs' company, so the README's curl calls work as written. */
+export const DEMO_COMPANY = { uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'VERPL000972024', name: 'Demo Company', timezone: 'UTC' };
+
+/** Where Scalar's self-contained browser bundle lives, so /docs works offline. */
+function scalarBundlePath(): string | undefined {
+  try {
+    const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+    let dir = dirname(entry);
+    while (dir !== dirname(dir)) {
+      try {
+        readFileSync(join(dir, 'package.json'));
+        return join(dir, 'dist', 'browser', 'standalone.js');
+      } catch {
+        dir = dirname(dir);
+      }
+    }
+  } catch {}
+  return undefined;
+}
+
+/** What a running server tells its caller. */
+export interface RunningServer {
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, closes the store. */
+  close(): Promise<void>;
+  notices: string[];
+}
+
+/**
+ * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
+ * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
+ */
+export async function startServer(config: ServerConfig, logger: Logger, version: string): Promise<RunningServer> {
+  const dataDir = resolve(config.DATA_DIR);
+  const store = await openSqlStore(
+    config.DATABASE_URL
+      ? { databaseUrl: config.DATABASE_URL, onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects') }
+      : { dataDir: join(dataDir, 'pglite') },
+  );
+  const notices: string[] = [];
+
+  const jwtSecret = config.JWT_SECRET ?? (await store.putSettingIfAbsent('jwt_secret', randomToken(48)));
+  let adminTokenHash: string;
+  if (config.ADMIN_TOKEN) {
+    adminTokenHash = await hashToken(config.ADMIN_TOKEN);
+    notices.push('Admin token: the one in ADMIN_TOKEN');
+  } else {
+    const candidate = `adm_${randomToken(32)}`;
+    adminTokenHash = await store.putSettingIfAbsent('admin_token_hash', await hashToken(candidate));
+    if (adminTokenHash === (await hashToken(candidate))) {
+      notices.push(`Admin token (generated now, shown once): ${candidate}`);
+      if (!config.DATABASE_URL) {
+        mkdirSync(dataDir, { recursive: true });
+        writeFileSync(join(dataDir, 'admin-token'), `${candidate}\n`, { mode: 0o600 });
+        notices.push(`  also kept in ${join(dataDir, 'admin-token')}`);
+      }
+    } else {
+      notices.push(
+        config.DATABASE_URL
+          ? 'Admin token: the one generated at first start (set ADMIN_TOKEN to choose one)'
+          : `Admin token: in ${join(dataDir, 'admin-token')}`,
+      );
+    }
+  }
+
+  const bundle = scalarBundlePath();
+  const app = createApp({
+    store,
+    config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
+    logger,
+    resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    docsBundle: bundle ? () => readFileSync(bundle, 'utf8') : undefined,
+  });
+
+  if (config.DEMO_COMPANY) {
+    const now = new Date();
+    if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
+      // Another instance may seed it at the same moment: its conflict is harmless.
+      await store.createCompany({ ...DEMO_COMPANY, created_at: now.toISOString() }).catch((e) => {
+        if (!(e instanceof StoreConflictError)) throw e;
+      });
+    }
+    const { token } = await createTokenService(jwtSecret, adminTokenHash).issue(DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400, now });
+    notices.push(`Demo company: uuid ${DEMO_COMPANY.uuid}, company_id ${DEMO_COMPANY.company_id}`);
+    notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
+  }
+
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  await new Promise<void>((ok, fail) => {
+    server.once('listening', ok);
+    server.once('error', fail);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  return {
+    url,
+    notices,
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/** Store conformance: webhook endpoints and deliveries. Registered by `describeStoreConformance`. */
+import { describe, expect, it } from 'vitest';
+import type { CurrentStore } from './conformance.ts';
+import { company, deliveriesOf, endpoint, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
+import type { EventRecord } from './types.ts';
+
+/** Registers the webhook endpoint and delivery tests. */
+export function describeWebhookConformance(store: CurrentStore): void {
+  describe('webhook endpoints', () => {
+    it('creates, reads and lists endpoints oldest first, then by id', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      const later = endpoint(co.uuid, 'wh_a', w.tick());
+      await store().createEndpoint(later);
+      const b = await store().createEndpoint(endpoint(co.uuid, 'wh_b', '2025-01-15T10:00:00Z'));
+      const c = await store().createEndpoint(endpoint(co.uuid, 'wh_c', '2025-01-15T10:00:00.000Z', { events: ['order.created'], description: 'warehouse' }));
+      expect(b.created_at).toBe('2025-01-15T10:00:00.000Z');
+      expect(await store().getEndpoint(co.uuid, 'wh_c')).toEqual(c);
+      expect(await store().getEndpoint(company(2).uuid, 'wh_c')).toBeNull();
+      const first = await store().listEndpoints(co.uuid, { page: 1, limit: 2 });
+      expect(first).toEqual({ items: [b, c], total: 3 });
+      expect((await store().listEndpoints(co.uuid, { page: 2, limit: 2 })).items).toEqual([later]);
+    });
+
+    it('updates only the given fields', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      const created = await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      const now = w.tick();
+      const previous = [{ secret: created.secret, expires_at: '2025-01-16T10:00:00.000Z' }];
+      const updated = await store().updateEndpoint(
+        co.uuid,
+        'wh_1',
+        { enabled: false, disabled_reason: 'gone', secret: 'whsec_new', previous_secrets: previous },
+        now,
+      );
+      expect(updated).toEqual({ ...created, enabled: false, disabled_reason: 'gone', secret: 'whsec_new', previous_secrets: previous, updated_at: now });
+      expect(await store().updateEndpoint(co.uuid, 'wh_1', { events: ['order.updated'], url: 'https://hooks.example.com/v2' }, now)).toEqual({
+        ...updated,
+        events: ['order.updated'],
+        url: 'https://hooks.example.com/v2',
+      });
+      expect(await store().updateEndpoint(company(2).uuid, 'wh_1', { enabled: true }, now)).toBeNull();
+      expect(await store().updateEndpoint(co.uuid, 'wh_404', { enabled: true }, now)).toBeNull();
+    });
+
+    it('deletes an endpoint with its pending deliveries, and only within its company', async () => {
+      const co = await seedCompany(store(), 1);
+      await seedCompany(store(), 2);
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      await store().createEndpoint(endpoint(co.uuid, 'wh_2', w.ctx.now));
+      const { event } = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
+      const [delivery] = (await deliveriesOf(store(), co.uuid, 'wh_1')).items;
+      expect(await store().deleteEndpoint(company(2).uuid, 'wh_1')).toBe(false);
+      expect(await store().deleteEndpoint(co.uuid, 'wh_1')).toBe(true);
+      expect(await store().getEndpoint(co.uuid, 'wh_1')).toBeNull();
+      expect(await store().getDelivery(co.uuid, 'wh_1', delivery?.id ?? '')).toBeNull();
+      expect(await deliveriesOf(store(), co.uuid, 'wh_1')).toEqual({ items: [], total: 0 });
+      expect((await deliveriesOf(store(), co.uuid, 'wh_2')).total).toBe(1);
+      expect(await store().getEvent(event.id)).toEqual(event);
+      expect(await store().deleteEndpoint(co.uuid, 'wh_1')).toBe(false);
+      expect((await store().listEndpoints(co.uuid, { page: 1, limit: 10 })).items.map((e) => e.id)).toEqual(['wh_2']);
+    });
+  });
+
+  describe('deliveries', () => {
+    function testEvent(companyUuid: string, id: string, now: string): EventRecord {
+      return {
+        id,
+        company_uuid: companyUuid,
+        type: 'order.created',
+        created_at: now,
+        payload: { id, type: 'order.created', created_at: now, test: true, data: { order: {} } },
+      };
+    }
+
+    it('enqueues an event and a pending delivery; redelivery adds a delivery, not an event', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      const event = testEvent(co.uuid, 'evt_test', w.ctx.now);
+      const first = await store().enqueueDelivery(w.ctx, event, 'wh_1');
+      expect(first).toEqual({
+        id: first.id,
+        company_uuid: co.uuid,
+        endpoint_id: 'wh_1',
+        event_id: 'evt_test',
+        event_type: 'order.created',
+        status: 'pending',
+        attempt_count: 0,
+        next_attempt_at: w.ctx.now,
+        created_at: w.ctx.now,
+        attempts: [],
+      });
+      expect(await store().getEvent('evt_test')).toEqual(event);
+      w.tick();
+      const again = await store().enqueueDelivery(w.ctx, { ...event, payload: { changed: true } }, 'wh_1');
+      expect(again.id).not.toBe(first.id);
+      expect(await store().getEvent('evt_test')).toEqual(event);
+      expect(await store().getDelivery(co.uuid, 'wh_1', first.id)).toEqual(first);
+      expect(await store().getDelivery(co.uuid, 'wh_2', first.id)).toBeNull();
+      expect(await store().getDelivery(company(2).uuid, 'wh_1', first.id)).toBeNull();
+      expect(await store().getEvent('evt_404')).toBeNull();
+    });
+
+    it('lists deliveries newest first, one page at a time, filtered by status', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      await store().createEndpoint(endpoint(co.uuid, 'wh_2', w.ctx.now));
+      const ids: string[] = [];
+      for (const n of [1, 2, 3]) {
+        w.tick();
+        ids.push((await store().enqueueDelivery(w.ctx, testEvent(co.uuid, `evt_${n}`, w.ctx.now), 'wh_1')).id);
+      }
+      // Same time as the last one: the larger id is the newer.
+      ids.push((await store().enqueueDelivery(w.ctx, testEvent(co.uuid, 'evt_4', w.ctx.now), 'wh_1')).id);
+      await store().enqueueDelivery(w.ctx, testEvent(co.uuid, 'evt_5', w.ctx.now), 'wh_2');
+      const page1 = await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 3 });
+      expect(page1.total).toBe(4);
+      expect(page1.items.map((d) => d.id)).toEqual([ids[3], ids[2], ids[1]]);
+      expect((await store().listDeliveries(co.uuid, 'wh_1', { page: 2, limit: 3 })).items.map((d) => d.id)).toEqual([ids[0]]);
+      expect((await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 10, status: 'pending' })).total).toBe(4);
+      expect(await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 10, status: 'succeeded' })).toEqual({ items: [], total: 0 });
+      expect(await store().listDeliveries(company(2).uuid, 'wh_1', { page: 1, limit: 10 })).toEqual({ items: [], total: 0 });
+    });
+  });
+}

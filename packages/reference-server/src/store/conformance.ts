@@ -1,0 +1,211 @@
+/**
+ * The one conformance suite every `Store` implementation must pass (memory, PGlite, PostgreSQL).
+ * Orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
+import { describeOrderConformance } from './conformance-orders.ts';
+import { describeWebhookConformance } from './conformance-webhooks.ts';
+import { type Store, StoreConflictError } from './types.ts';
+
+/** Options of the conformance suite. */
+export interface StoreConformanceOptions {
+  /** How many calls the race tests start at once (default 20). */
+  racers?: number;
+}
+
+/** Gives the store of the running test. */
+export type CurrentStore = () => Store;
+
+/**
+ * Registers the store conformance suite under `describe(name)`. `makeStore` runs before every test and
+ * must give an empty store; the suite closes it after the test.
+ *
+ * @example
+ * describeStoreConformance('memory', async () => createMemoryStore());
+ */
+export function describeStoreConformance(name: string, makeStore: () => Promise<Store>, opts: StoreConformanceOptions = {}): void {
+  const racers = opts.racers ?? 20;
+  describe(name, () => {
+    let current: Store | undefined;
+    const store: CurrentStore = () => {
+      if (!current) throw new Error('No store: makeStore has not run.');
+      return current;
+    };
+    beforeEach(async () => {
+      current = await makeStore();
+    });
+    afterEach(async () => {
+      await current?.close();
+      current = undefined;
+    });
+
+    describe('settings', () => {
+      it('returns null for a setting never stored', async () => {
+        expect(await store().getSetting('admin_token_hash')).toBeNull();
+      });
+
+      it('keeps the first value given to putSettingIfAbsent', async () => {
+        expect(await store().putSettingIfAbsent('jwt_key', 'first')).toBe('first');
+        expect(await store().putSettingIfAbsent('jwt_key', 'second')).toBe('first');
+        expect(await store().getSetting('jwt_key')).toBe('first');
+      });
+
+      it(`agrees on one value when ${racers} first starts race`, async () => {
+        const values = await Promise.all(range(racers).map((i) => store().putSettingIfAbsent('jwt_key', `value-${i}`)));
+        expect(new Set(values).size).toBe(1);
+        expect(await store().getSetting('jwt_key')).toBe(values[0]);
+      });
+    });
+
+    describe('companies', () => {
+      it('returns a created company as stored, with created_at in UTC milliseconds', async () => {
+        const created = await store().createCompany(company(1, { created_at: '2025-01-15T11:00:00+01:00' }));
+        expect(created).toEqual({ ...company(1), created_at: '2025-01-15T10:00:00.000Z' });
+        expect(await store().getCompany(created.uuid)).toEqual(created);
+        expect(await store().getCompany(company(2).uuid)).toBeNull();
+      });
+
+      it('throws StoreConflictError(company_id) given a taken company_id', async () => {
+        await seedCompany(store(), 1);
+        const duplicate = store().createCompany(company(2, { company_id: 'CO1' }));
+        await expect(duplicate).rejects.toBeInstanceOf(StoreConflictError);
+        await expect(store().createCompany(company(3, { company_id: 'CO1' }))).rejects.toMatchObject({ name: 'StoreConflictError', field: 'company_id' });
+        expect(await store().getCompany(company(2).uuid)).toBeNull();
+      });
+
+      it('lists companies oldest first, then by uuid, one page at a time', async () => {
+        // Inserted out of order; 2 and 4 share a created_at, so their uuids decide.
+        const times = {
+          1: '2025-01-03T00:00:00.000Z',
+          2: '2025-01-02T00:00:00.000Z',
+          3: '2025-01-01T00:00:00.000Z',
+          4: '2025-01-02T00:00:00.000Z',
+          5: '2025-01-04T00:00:00.000Z',
+        };
+        for (const n of [4, 1, 5, 2, 3] as const) await seedCompany(store(), n, { created_at: times[n] });
+        const first = await store().listCompanies({ page: 1, limit: 2 });
+        expect(first.total).toBe(5);
+        expect(first.items.map((c) => c.company_id)).toEqual(['CO3', 'CO2']);
+        expect((await store().listCompanies({ page: 2, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO4', 'CO1']);
+        expect((await store().listCompanies({ page: 3, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO5']);
+        expect(await store().listCompanies({ page: 4, limit: 2 })).toEqual({ items: [], total: 5 });
+      });
+    });
+
+    describe('templates', () => {
+      it('inserts a template, then updates it in place keeping its id and created_at', async () => {
+        const { uuid } = await seedCompany(store());
+        const w = writer();
+        const first = await store().upsertTemplate(template(uuid, 'tpl_1', w.ctx.now));
+        expect(first).toEqual(template(uuid, 'tpl_1', w.ctx.now));
+        const later = w.tick();
+        const second = await store().upsertTemplate(template(uuid, 'tpl_2', later, { wam_id: null, status: 'failed', reason: 'no wam_id' }));
+        expect(second).toEqual({
+          ...template(uuid, 'tpl_1', w.ctx.now),
+          wam_id: null,
+          status: 'failed',
+          reason: 'no wam_id',
+          created_at: first.created_at,
+          updated_at: later,
+        });
+        const other = await store().upsertTemplate(template(uuid, 'tpl_3', later, { phone_number: '999999' }));
+        expect(other.id).toBe('tpl_3');
+      });
+    });
+
+    describe('campaigns', () => {
+      it('assigns seq 1, 2, 3 per company and reads campaigns back', async () => {
+        const a = await seedCompany(store(), 1);
+        const b = await seedCompany(store(), 2);
+        const now = writer().ctx.now;
+        const created = [];
+        for (const name of ['one', 'two', 'three']) created.push(await store().createCampaign(campaign(a.uuid, name, now)));
+        expect(created.map((c) => c.seq)).toEqual([1, 2, 3]);
+        expect((await store().createCampaign(campaign(b.uuid, 'one', now))).seq).toBe(1);
+        expect(await store().getCampaign(a.uuid, created[1]?.id ?? '')).toEqual({ ...campaign(a.uuid, 'two', now), seq: 2 });
+        expect(await store().getCampaign(b.uuid, created[1]?.id ?? '')).toBeNull();
+        expect(await store().getCampaign(a.uuid, 'cmp_unknown')).toBeNull();
+      });
+
+      it('keeps timestamps as ISO-8601 UTC with milliseconds', async () => {
+        const { uuid } = await seedCompany(store());
+        const created = await store().createCampaign(
+          campaign(uuid, 'tz', '2025-01-15T12:30:00+02:00', { schedule: '2025-02-01T09:00:00Z', next_run_at: '2025-02-01T10:00:00+01:00' }),
+        );
+        expect(created).toMatchObject({
+          schedule: '2025-02-01T09:00:00.000Z',
+          next_run_at: '2025-02-01T09:00:00.000Z',
+          created_at: '2025-01-15T10:30:00.000Z',
+        });
+      });
+
+      it('throws StoreConflictError(name) given a duplicate name, and the next seq stays dense', async () => {
+        const { uuid } = await seedCompany(store());
+        const now = writer().ctx.now;
+        await store().createCampaign(campaign(uuid, 'promo', now));
+        await expect(store().createCampaign(campaign(uuid, 'promo', now, { id: 'cmp_other' }))).rejects.toMatchObject({
+          name: 'StoreConflictError',
+          field: 'name',
+        });
+        expect(await store().getCampaign(uuid, 'cmp_other')).toBeNull();
+        expect((await store().createCampaign(campaign(uuid, 'next', now))).seq).toBe(2);
+      });
+
+      it('pages campaigns by seq with a total', async () => {
+        const { uuid } = await seedCompany(store());
+        const now = writer().ctx.now;
+        for (const n of range(5)) await store().createCampaign(campaign(uuid, `c${n + 1}`, now));
+        const page = async (p: number) => (await store().listCampaigns(uuid, { page: p, limit: 2 })).items.map((c) => [c.seq, c.name]);
+        expect(await page(1)).toEqual([
+          [1, 'c1'],
+          [2, 'c2'],
+        ]);
+        expect(await page(3)).toEqual([[5, 'c5']]);
+        expect(await store().listCampaigns(uuid, { page: 4, limit: 2 })).toEqual({ items: [], total: 5 });
+        expect(await store().listCampaigns(company(9).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
+      });
+
+      it('updates only the given fields and counts campaigns by status', async () => {
+        const { uuid } = await seedCompany(store());
+        const w = writer();
+        const a = await store().createCampaign(campaign(uuid, 'a', w.ctx.now));
+        await store().createCampaign(campaign(uuid, 'b', w.ctx.now));
+        const later = w.tick();
+        const updated = await store().updateCampaign(uuid, a.id, { status: 'completed', endDate: '2025-02-01', next_run_at: null }, later);
+        expect(updated).toEqual({ ...a, status: 'completed', endDate: '2025-02-01', next_run_at: null, updated_at: later });
+        expect(await store().updateCampaign(uuid, a.id, { status: 'running' }, later)).toMatchObject({ status: 'running', endDate: '2025-02-01' });
+        expect(await store().getCampaign(uuid, a.id)).toMatchObject({ status: 'running', endDate: '2025-02-01', next_run_at: null });
+        expect(await store().updateCampaign(uuid, 'cmp_unknown', { status: 'paused' }, later)).toBeNull();
+        expect(await store().updateCampaign(company(9).uuid, a.id, { status: 'paused' }, later)).toBeNull();
+        expect(await store().countCampaignsByStatus(uuid)).toEqual({ running: 1, scheduled: 1 });
+        expect(await store().countCampaignsByStatus(company(9).uuid)).toEqual({});
+      });
+
+      it(`lets exactly one of ${racers} simultaneous creates with one name win`, async () => {
+        const { uuid } = await seedCompany(store());
+        const now = writer().ctx.now;
+        const results = await Promise.allSettled(range(racers).map((i) => store().createCampaign(campaign(uuid, 'launch', now, { id: `cmp_race_${i}` }))));
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const lost = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+        expect(won).toHaveLength(1);
+        expect(lost).toHaveLength(racers - 1);
+        for (const error of lost) expect(error).toMatchObject({ name: 'StoreConflictError', field: 'name' });
+        expect(won[0]?.value.seq).toBe(1);
+        expect((await store().listCampaigns(uuid, { page: 1, limit: 100 })).total).toBe(1);
+      });
+
+      it(`gives ${racers} simultaneous creates with different names the distinct seqs 1..${racers}`, async () => {
+        const { uuid } = await seedCompany(store());
+        const now = writer().ctx.now;
+        const created = await Promise.all(range(racers).map((i) => store().createCampaign(campaign(uuid, `wave-${i}`, now))));
+        expect(created.map((c) => c.seq).sort((x, y) => x - y)).toEqual(range(racers).map((i) => i + 1));
+        const listed = await store().listCampaigns(uuid, { page: 1, limit: 100 });
+        expect(listed.items.map((c) => c.seq)).toEqual(range(racers).map((i) => i + 1));
+      });
+    });
+
+    describeOrderConformance(store, racers);
+    describeWebhookConformance(store);
+  });
+}

@@ -1,0 +1,100 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import type { Store } from '../types.ts';
+import type { SqlDatabase } from './orders.ts';
+import { schema } from './schema.ts';
+import { createSqlStore } from './store.ts';
+
+/** Where the committed drizzle-kit migrations live (`packages/reference-server/drizzle`). */
+export const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+
+/** How to reach the database. Exactly one of `databaseUrl`, `dataDir` or `memory` decides; that is also the order of precedence. */
+export interface SqlStoreOptions {
+  /** A PostgreSQL connection string: the store uses a node-postgres pool. */
+  databaseUrl?: string;
+  /** A directory for embedded PGlite data (created with its parents when missing). */
+  dataDir?: string;
+  /** Embedded PGlite in memory: nothing survives `close()`. */
+  memory?: boolean;
+  /** Errors of idle pooled PostgreSQL connections (the pool drops them and reconnects); ignored when absent. */
+  onPoolError?: (error: Error) => void;
+}
+
+/** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
+export type SqlStore = Store & { db: SqlDatabase; kind: 'pglite' | 'postgres' };
+
+/** Any fixed 64-bit number: the session lock that lets one instance migrate while the others wait. */
+const MIGRATION_LOCK = 7_263_541_905_112_002n;
+
+/**
+ * Opens the SQL store and brings its schema up to date with the committed migrations (the same set
+ * for PGlite and PostgreSQL). Several instances may open one PostgreSQL at once: they migrate in turn.
+ *
+ * @example
+ * const store = await openSqlStore({ databaseUrl: process.env.DATABASE_URL });  // PostgreSQL
+ * const local = await openSqlStore({ dataDir: './.data' });                    // embedded PGlite
+ * const scratch = await openSqlStore({ memory: true });                        // PGlite in memory, for tests
+ */
+export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onPoolError);
+  if (options.dataDir || options.memory) return openPglite(options.dataDir);
+  throw new Error('openSqlStore needs a databaseUrl (PostgreSQL), a dataDir (embedded PGlite) or memory: true.');
+}
+
+async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) => void) | undefined): Promise<SqlStore> {
+  const pool = new pg.Pool({ connectionString: databaseUrl });
+  // Without a listener, an idle connection that dies (server restart, a DBA's terminate) crashes the process.
+  pool.on('error', (error) => onPoolError?.(error));
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
+      try {
+        await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
+      }
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db: SqlDatabase = drizzleNodePg(pool, { schema });
+  return Object.assign(
+    createSqlStore(db, () => pool.end()),
+    { db, kind: 'postgres' as const },
+  );
+}
+
+async function openPglite(dataDir: string | undefined): Promise<SqlStore> {
+  let client: PGlite;
+  if (dataDir) {
+    const dir = resolve(dataDir);
+    // PGlite.create(dir) needs the parent directory to exist.
+    await mkdir(dirname(dir), { recursive: true });
+    client = await PGlite.create(dir);
+  } else {
+    client = await PGlite.create();
+  }
+  try {
+    const database = drizzlePglite(client, { schema });
+    await migratePglite(database, { migrationsFolder });
+    const db: SqlDatabase = database;
+    return Object.assign(
+      createSqlStore(db, () => client.close()),
+      { db, kind: 'pglite' as const },
+    );
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * The one pg-core schema of the SQL store (PGlite and PostgreSQL alike). drizzle-kit generates the
+ * migrations in `drizzle/` from this file: change it, then run `pnpm --filter @engagekit/reference-server db:generate`.
+ *
+ * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
+ */
+import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
+import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import type { DeliveryRecord, OrderRecord } from '../types.ts';
+
+/**
+ * An identifier column: text compared byte-wise (`COLLATE "C"`), so "oldest first, then by id"
+ * orders ties the same way on every server locale and in the memory store.
+ */
+const id = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+/**
+ * `timestamptz` kept to milliseconds; read back as an ISO-8601 UTC string with milliseconds
+ * (both drivers hand it over as PostgreSQL's text form, e.g. `2025-01-15 10:00:00.123+00`).
+ */
+export const timestamp = customType<{ data: string; driverData: string | Date }>({
+  dataType: () => 'timestamp (3) with time zone',
+  toDriver: (value) => value,
+  fromDriver: (value) => pgTimestampToIso(value),
+});
+
+/** Converts PostgreSQL's text output of a timestamptz (or a Date) to ISO-8601 UTC with milliseconds. */
+export function pgTimestampToIso(value: string | Date): string {
+  if (value instanceof Date) return value.toISOString();
+  // `2025-01-15 10:00:00.123+00` -> `2025-01-15T10:00:00.123+00:00`, which Date parses everywhere.
+  const normalized = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  const date = new Date(normalized);
+  if (Number.isNaN(date.getTime())) throw new Error(`Unreadable timestamp from the database: "${value}".`);
+  return date.toISOString();
+}
+
+/** Money: exact `numeric` in the database, a JS number in records. */
+const money = (name: string) => numeric(name, { mode: 'number' });
+
+/** A calendar date `YYYY-MM-DD`, read back as that string. */
+const day = (name: string) => date(name, { mode: 'string' });
+
+/** Small values the server keeps (admin token hash, JWT key). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/** Companies (tenants); `company_id` is the code their orders carry. */
+export const companies = pgTable('companies', {
+  uuid: id('uuid').primaryKey(),
+  company_id: text('company_id').notNull().unique('companies_company_id_unique'),
+  name: text('name').notNull(),
+  timezone: text('timezone').notNull(),
+  created_at: timestamp('created_at').notNull(),
+  /** The last campaign `seq` handed out; bumped with UPDATE ... RETURNING so concurrent creates get dense, distinct numbers. */
+  campaign_seq: integer('campaign_seq').notNull().default(0),
+});
+
+/** WhatsApp templates, one per (company, template_name, phone_number). */
+export const templates = pgTable(
+  'templates',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    template_name: text('template_name').notNull(),
+    phone_number: text('phone_number').notNull(),
+    wam_id: text('wam_id'),
+    status: text('status').$type<'submitted' | 'failed'>().notNull(),
+    reason: text('reason'),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [unique('templates_company_name_phone_unique').on(t.company_uuid, t.template_name, t.phone_number)],
+);
+
+/** Broadcast campaigns; never deleted, so `seq` stays dense per company. */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    seq: integer('seq').notNull(),
+    name: text('name').notNull(),
+    status: text('status').$type<'scheduled' | 'running' | 'completed' | 'paused' | 'failed' | 'cancelled'>().notNull(),
+    schedule_type: text('schedule_type').$type<'once' | 'recurring'>().notNull(),
+    schedule: timestamp('schedule').notNull(),
+    days: jsonb('days').$type<Days>(),
+    template_payload: jsonb('template_payload').$type<TemplatePayload>().notNull(),
+    endDate: day('end_date'),
+    next_run_at: timestamp('next_run_at'),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('campaigns_company_name_unique').on(t.company_uuid, t.name),
+    // Also the index listCampaigns pages over (seq ranges within a company); no second index needed.
+    unique('campaigns_company_seq_unique').on(t.company_uuid, t.seq),
+  ],
+);
+
+/** Orders, one per (company, company_order_id). */
+export const orders = pgTable(
+  'orders',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    company_id: text('company_id').notNull(),
+    company_order_id: text('company_order_id').notNull(),
+    totalAmount: money('total_amount').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    phoneNumber: text('phone_number').notNull(),
+    email: text('email'),
+    postalCode: text('postal_code').notNull(),
+    streetAddress1: text('street_address_1').notNull(),
+    streetAddress2: text('street_address_2'),
+    city: text('city'),
+    state: text('state'),
+    specialInstructions: text('special_instructions'),
+    products: jsonb('products').$type<OrderRecord['products']>().notNull(),
+    billingStreetAddress1: text('billing_street_address_1'),
+    billingStreetAddress2: text('billing_street_address_2'),
+    billingCity: text('billing_city'),
+    billingState: text('billing_state'),
+    billingPostalCode: text('billing_postal_code'),
+    companyOrderDate: day('company_order_date'),
+    companyOrderDueDate: day('company_order_due_date'),
+    companyOrderDeliveryStatus: text('company_order_delivery_status'),
+    companyOrderPaymentReference: text('company_order_payment_reference'),
+    companyOrderStatus: text('company_order_status'),
+    companyOrderDescription: text('company_order_description'),
+    company_order_other_attributes_1: jsonb('company_order_other_attributes_1').$type<Record<string, unknown>>(),
+    company_order_other_attributes_2: jsonb('company_order_other_attributes_2').$type<Record<string, unknown>>(),
+    version: integer('version').notNull(),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('orders_company_order_unique').on(t.company_uuid, t.company_order_id),
+    // Customer recounts: a phone's orders within a company.
+    index('orders_company_phone_idx').on(t.company_uuid, t.phoneNumber),
+  ],
+);
+
+/** Customers: one per (company, phone number), derived from orders or imported. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    phoneNumber: text('phone_number').notNull(),
+    name: text('name').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    email: text('email'),
+    source: text('source').$type<'orders' | 'import'>().notNull(),
+    orders_count: integer('orders_count').notNull(),
+    orders_amount: money('orders_amount').notNull(),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    unique('customers_company_phone_unique').on(t.company_uuid, t.phoneNumber),
+    index('customers_company_created_idx').on(t.company_uuid, t.created_at, t.id),
+  ],
+);
+
+/** The outbox: one row per event, written in the transaction of the change it reports. */
+export const events = pgTable('events', {
+  id: id('id').primaryKey(),
+  company_uuid: id('company_uuid')
+    .notNull()
+    .references(() => companies.uuid),
+  type: text('type').$type<EventType>().notNull(),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  created_at: timestamp('created_at').notNull(),
+});
+
+/** Webhook endpoints of a company, with the secrets still valid during a rotation. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    url: text('url').notNull(),
+    description: text('description').notNull(),
+    events: jsonb('events').$type<EventType[]>().notNull(),
+    enabled: boolean('enabled').notNull(),
+    disabled_reason: text('disabled_reason'),
+    secret: text('secret').notNull(),
+    previous_secrets: jsonb('previous_secrets').$type<{ secret: string; expires_at: string }[]>().notNull(),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_company_created_idx').on(t.company_uuid, t.created_at, t.id)],
+);
+
+/**
+ * One delivery of one event to one endpoint. No foreign key to the endpoint: deleting an endpoint
+ * removes its pending deliveries but keeps the finished ones as history.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    endpoint_id: id('endpoint_id').notNull(),
+    event_id: id('event_id')
+      .notNull()
+      .references(() => events.id),
+    event_type: text('event_type').notNull(),
+    status: text('status').$type<DeliveryRecord['status']>().notNull(),
+    attempt_count: integer('attempt_count').notNull(),
+    next_attempt_at: timestamp('next_attempt_at'),
+    attempts: jsonb('attempts').$type<DeliveryRecord['attempts']>().notNull(),
+    created_at: timestamp('created_at').notNull(),
+  },
+  (t) => [
+    // The dispatcher claims due work: WHERE status = 'pending' AND next_attempt_at <= now.
+    index('deliveries_status_next_idx').on(t.status, t.next_attempt_at),
+    // An endpoint's delivery log, newest first.
+    index('deliveries_endpoint_created_idx').on(t.endpoint_id, t.created_at),
+  ],
+);
+
+/** One message a campaign run sends to one customer (written by campaign execution; nothing writes it yet). */
+export const messages = pgTable('messages', {
+  id: id('id').primaryKey(),
+  company_uuid: id('company_uuid')
+    .notNull()
+    .references(() => companies.uuid),
+  campaign_id: id('campaign_id').notNull(),
+  customer_id: id('customer_id').notNull(),
+  phone_number: text('phone_number').notNull(),
+  status: text('status').notNull(),
+  error: text('error'),
+  run_key: text('run_key').notNull(),
+  created_at: timestamp('created_at').notNull(),
+  updated_at: timestamp('updated_at').notNull(),
+});
+
+/** Every table, for drizzle's `schema` option and for tests that empty the database. */
+export const schema = { settings, companies, templates, campaigns, orders, customers, events, webhookEndpoints, deliveries, messages };
+export type Schema = typeof schema;

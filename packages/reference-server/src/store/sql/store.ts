@@ -1,0 +1,306 @@
+import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
+import { iso, pageOffset } from '../shared.ts';
+import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
+import { importCustomers, type SqlDatabase, syncCustomers, writeOrder } from './orders.ts';
+import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
+
+/** The fields of a PostgreSQL error the store looks at (node-postgres and PGlite both set them; drizzle wraps them in `cause`). */
+interface PgErrorFields {
+  code: string;
+  constraint?: string;
+}
+
+/** The PostgreSQL error behind `error` (drizzle wraps driver errors in a `DrizzleQueryError`), if any. */
+export function findPgError(error: unknown): PgErrorFields | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const candidate = current as { code?: unknown; cause?: unknown };
+    if (typeof candidate.code === 'string' && /^[0-9A-Z]{5}$/.test(candidate.code)) return candidate as PgErrorFields;
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+/** Turns a unique violation (23505) of `constraint` into `conflict`; any other error comes back as it was. */
+function mapUniqueViolation(error: unknown, constraint: string, conflict: () => StoreConflictError): unknown {
+  const pg = findPgError(error);
+  return pg?.code === '23505' && pg.constraint === constraint ? conflict() : error;
+}
+
+const companyColumns = {
+  uuid: companies.uuid,
+  company_id: companies.company_id,
+  name: companies.name,
+  timezone: companies.timezone,
+  created_at: companies.created_at,
+};
+
+/** Only the keys whose value is given (`undefined` means "leave as it is"). */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The `Store` over a drizzle database (PGlite or node-postgres, already migrated). `close` releases
+ * the driver. Use `openSqlStore`, which opens, migrates and wires this up.
+ */
+export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Store {
+  async function total(
+    table: typeof companies | typeof campaigns | typeof customers | typeof webhookEndpoints | typeof deliveries,
+    where: SQL | undefined,
+  ): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(table).where(where);
+    return row?.n ?? 0;
+  }
+
+  return {
+    async getSetting(key) {
+      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+      return row?.value ?? null;
+    },
+    async putSettingIfAbsent(key, value) {
+      await db.insert(settings).values({ key, value }).onConflictDoNothing();
+      const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));
+      if (!row) throw new Error(`Setting "${key}" was removed while it was being stored.`);
+      return row.value;
+    },
+
+    async createCompany(company) {
+      try {
+        const [row] = await db
+          .insert(companies)
+          .values({ ...company, created_at: iso(company.created_at) })
+          .returning(companyColumns);
+        if (!row) throw new Error('The company was not inserted.');
+        return row;
+      } catch (error) {
+        throw mapUniqueViolation(
+          error,
+          'companies_company_id_unique',
+          () => new StoreConflictError('company_id', `A company with company_id "${company.company_id}" exists already.`),
+        );
+      }
+    },
+    async getCompany(uuid) {
+      const [row] = await db.select(companyColumns).from(companies).where(eq(companies.uuid, uuid));
+      return row ?? null;
+    },
+    async listCompanies(page) {
+      const items = await db.select(companyColumns).from(companies).orderBy(companies.created_at, companies.uuid).limit(page.limit).offset(pageOffset(page));
+      return { items, total: await total(companies, undefined) };
+    },
+
+    async upsertTemplate(template) {
+      const [row] = await db
+        .insert(templates)
+        .values({ ...template, created_at: iso(template.created_at), updated_at: iso(template.updated_at) })
+        .onConflictDoUpdate({
+          target: [templates.company_uuid, templates.template_name, templates.phone_number],
+          set: { wam_id: sql`excluded.wam_id`, status: sql`excluded.status`, reason: sql`excluded.reason`, updated_at: sql`excluded.updated_at` },
+        })
+        .returning();
+      if (!row) throw new Error('The template was not written.');
+      return row;
+    },
+
+    async createCampaign(campaign) {
+      try {
+        return await db.transaction(async (tx) => {
+          // The company row is the per-company counter: concurrent creates queue on its lock and get dense seqs;
+          // a create that fails (a duplicate name) rolls its increment back.
+          const [counter] = await tx
+            .update(companies)
+            .set({ campaign_seq: sql`${companies.campaign_seq} + 1` })
+            .where(eq(companies.uuid, campaign.company_uuid))
+            .returning({ seq: companies.campaign_seq });
+          if (!counter) throw new Error(`Unknown company "${campaign.company_uuid}": create it before its campaigns.`);
+          const [row] = await tx
+            .insert(campaigns)
+            .values({ ...campaign, seq: counter.seq })
+            .returning();
+          if (!row) throw new Error('The campaign was not inserted.');
+          return row;
+        });
+      } catch (error) {
+        throw mapUniqueViolation(
+          error,
+          'campaigns_company_name_unique',
+          () => new StoreConflictError('name', `A campaign named "${campaign.name}" exists already.`),
+        );
+      }
+    },
+    async getCampaign(companyUuid, id) {
+      const [row] = await db
+        .select()
+        .from(campaigns)
+        .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)));
+      return row ?? null;
+    },
+    async listCampaigns(companyUuid, page) {
+      // Campaigns are never deleted and seqs are dense, so a page is a seq range read from the unique index.
+      const from = pageOffset(page);
+      const items = await db
+        .select()
+        .from(campaigns)
+        .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, from + page.limit)))
+        .orderBy(campaigns.seq);
+      return { items, total: await total(campaigns, eq(campaigns.company_uuid, companyUuid)) };
+    },
+    async updateCampaign(companyUuid, id, patch, now) {
+      const changes: Partial<CampaignRecord> = definedOnly({ status: patch.status, endDate: patch.endDate, next_run_at: patch.next_run_at });
+      const [row] = await db
+        .update(campaigns)
+        .set({ ...changes, updated_at: iso(now) })
+        .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)))
+        .returning();
+      return row ?? null;
+    },
+    async countCampaignsByStatus(companyUuid) {
+      const rows = await db
+        .select({ status: campaigns.status, n: count() })
+        .from(campaigns)
+        .where(eq(campaigns.company_uuid, companyUuid))
+        .groupBy(campaigns.status);
+      return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+    },
+
+    async upsertOrder(ctx, company, companyOrderId, fields) {
+      const result = await writeOrder(db, ctx, company, companyOrderId, fields, true);
+      if (!result) throw new Error(`Order "${companyOrderId}" was not written.`);
+      return result;
+    },
+    async updateOrder(ctx, company, companyOrderId, fields) {
+      const result = await writeOrder(db, ctx, company, companyOrderId, fields, false);
+      return result && { order: result.order, event: result.event };
+    },
+    async getOrder(companyUuid, companyOrderId) {
+      const [row] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.company_order_id, companyOrderId)));
+      return row ?? null;
+    },
+    async orderTotals(companyUuid) {
+      const [row] = await db
+        .select({ total: count(), amount: sql<string>`coalesce(sum(${orders.totalAmount}), 0)::text`.mapWith(Number) })
+        .from(orders)
+        .where(eq(orders.company_uuid, companyUuid));
+      return { total: row?.total ?? 0, amount: row?.amount ?? 0 };
+    },
+
+    async listCustomers(companyUuid, page) {
+      const where = eq(customers.company_uuid, companyUuid);
+      const items = await db.select().from(customers).where(where).orderBy(customers.created_at, customers.id).limit(page.limit).offset(pageOffset(page));
+      return { items, total: await total(customers, where) };
+    },
+    async importCustomers(ctx, companyUuid, input) {
+      return importCustomers(db, ctx, companyUuid, input);
+    },
+    async syncCustomers(ctx, companyUuid) {
+      return syncCustomers(db, ctx, companyUuid);
+    },
+
+    async createEndpoint(endpoint) {
+      const [row] = await db
+        .insert(webhookEndpoints)
+        .values({ ...endpoint, created_at: iso(endpoint.created_at), updated_at: iso(endpoint.updated_at) })
+        .returning();
+      if (!row) throw new Error('The webhook endpoint was not inserted.');
+      return row;
+    },
+    async getEndpoint(companyUuid, id) {
+      const [row] = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)));
+      return row ?? null;
+    },
+    async listEndpoints(companyUuid, page) {
+      const where = eq(webhookEndpoints.company_uuid, companyUuid);
+      const items = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(where)
+        .orderBy(webhookEndpoints.created_at, webhookEndpoints.id)
+        .limit(page.limit)
+        .offset(pageOffset(page));
+      return { items, total: await total(webhookEndpoints, where) };
+    },
+    async updateEndpoint(companyUuid, id, patch, now) {
+      const changes: Partial<EndpointRecord> = definedOnly(patch);
+      const [row] = await db
+        .update(webhookEndpoints)
+        .set({ ...changes, updated_at: iso(now) })
+        .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)))
+        .returning();
+      return row ?? null;
+    },
+    async deleteEndpoint(companyUuid, id) {
+      return db.transaction(async (tx) => {
+        const deleted = await tx
+          .delete(webhookEndpoints)
+          .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)))
+          .returning({ id: webhookEndpoints.id });
+        if (deleted.length === 0) return false;
+        // Finished deliveries stay as history; pending ones would go nowhere.
+        await tx.delete(deliveries).where(and(eq(deliveries.endpoint_id, id), eq(deliveries.status, 'pending')));
+        return true;
+      });
+    },
+
+    async enqueueDelivery(ctx, event, endpointId) {
+      const now = iso(ctx.now);
+      return db.transaction(async (tx) => {
+        await tx
+          .insert(events)
+          .values({ ...event, created_at: iso(event.created_at) })
+          .onConflictDoNothing();
+        const [row] = await tx
+          .insert(deliveries)
+          .values({
+            id: ctx.newId('dlv'),
+            company_uuid: event.company_uuid,
+            endpoint_id: endpointId,
+            event_id: event.id,
+            event_type: event.type,
+            status: 'pending',
+            attempt_count: 0,
+            next_attempt_at: now,
+            attempts: [],
+            created_at: now,
+          })
+          .returning();
+        if (!row) throw new Error('The delivery was not inserted.');
+        return row;
+      });
+    },
+    async getDelivery(companyUuid, endpointId, id) {
+      const [row] = await db
+        .select()
+        .from(deliveries)
+        .where(and(eq(deliveries.company_uuid, companyUuid), eq(deliveries.endpoint_id, endpointId), eq(deliveries.id, id)));
+      return row ?? null;
+    },
+    async getEvent(id) {
+      const [row] = await db.select().from(events).where(eq(events.id, id));
+      return row ?? null;
+    },
+    async listDeliveries(companyUuid, endpointId, page) {
+      const where = and(
+        eq(deliveries.company_uuid, companyUuid),
+        eq(deliveries.endpoint_id, endpointId),
+        page.status === undefined ? undefined : eq(deliveries.status, page.status),
+      );
+      const items: DeliveryRecord[] = await db
+        .select()
+        .from(deliveries)
+        .where(where)
+        .orderBy(desc(deliveries.created_at), desc(deliveries.id))
+        .limit(page.limit)
+        .offset(pageOffset(page));
+      return { items, total: await total(deliveries, where) };
+    },
+
+    close,
+  };
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getTableName, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../../test/helpers.ts';
+import { describeStoreConformance } from './conformance.ts';
+import { company, orderFields, writer } from './conformance-fixtures.ts';
+import { createMemoryStore, openSqlStore, type SqlStore, type Store } from './index.ts';
+import { schema } from './sql/schema.ts';
+
+const databaseUrl = process.env.DATABASE_URL;
+
+/** Empties every table, so one migrated database serves every test of a suite. */
+async function truncateAll(store: SqlStore): Promise<void> {
+  const tables = Object.values(schema).map((table) => `"${getTableName(table)}"`);
+  await store.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`));
+}
+
+/** A view of a shared SQL store whose close() leaves it open (the suite closes it in afterAll). */
+function borrowed(store: SqlStore): Store {
+  return { ...store, close: async () => {} };
+}
+
+describeStoreConformance('memory store', async () => createMemoryStore());
+
+describe('PGlite store', () => {
+  let shared: SqlStore;
+  beforeAll(async () => {
+    shared = await openSqlStore({ memory: true });
+  });
+  afterAll(async () => {
+    await shared?.close();
+  });
+
+  describeStoreConformance('in memory', async () => {
+    await truncateAll(shared);
+    return borrowed(shared);
+  });
+
+  it('keeps its data in a data dir across close and reopen', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'engagekit-store-'));
+    try {
+      // A nested path: the store creates the missing parents.
+      const dataDir = join(root, 'nested', 'pgdata');
+      const first = await openSqlStore({ dataDir });
+      expect(first.kind).toBe('pglite');
+      const w = writer();
+      const co = await first.createCompany(company(1));
+      const { order } = await first.upsertOrder(w.ctx, co, 'ORD-1', orderFields());
+      await first.putSettingIfAbsent('jwt_key', 'kept');
+      await first.close();
+
+      const second = await openSqlStore({ dataDir });
+      try {
+        expect(await second.getCompany(co.uuid)).toEqual(co);
+        expect(await second.getOrder(co.uuid, 'ORD-1')).toEqual(order);
+        expect(await second.getSetting('jwt_key')).toBe('kept');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('re-derives a customer that is missing (created, in sync counts)', async () => {
+    await truncateAll(shared);
+    const w = writer();
+    const co = await shared.createCompany(company(1));
+    await shared.upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 3 }));
+    // Only possible behind the store's back: the memory store cannot lose a customer.
+    await shared.db.execute(sql`delete from customers`);
+    expect(await shared.syncCustomers(w.ctx, co.uuid)).toEqual({ total: 1, created: 1, updated: 0, removed: 0 });
+    expect((await shared.listCustomers(co.uuid, { page: 1, limit: 10 })).items).toMatchObject([{ name: 'Ann Lee', orders_count: 1, orders_amount: 3 }]);
+  });
+
+  it('needs a databaseUrl, a dataDir or memory: true', async () => {
+    await expect(openSqlStore({})).rejects.toThrow(/databaseUrl/);
+  });
+});
+
+describe.skipIf(!databaseUrl)(
+  `PostgreSQL store${databaseUrl ? '' : ' (skipped: DATABASE_URL is not set; set it to a server where the tests may create databases)'}`,
+  () => {
+    const drops: (() => Promise<void>)[] = [];
+    let shared: SqlStore;
+
+    /** A fresh database on the DATABASE_URL server, dropped after the suite. */
+    async function freshUrl(): Promise<string> {
+      const db = await freshDatabase('store');
+      if (!db) throw new Error('DATABASE_URL is needed');
+      drops.push(() => db.drop());
+      return db.url;
+    }
+
+    beforeAll(async () => {
+      shared = await openSqlStore({ databaseUrl: await freshUrl() });
+    });
+    afterAll(async () => {
+      await shared?.close();
+      for (const drop of drops) await drop();
+    });
+
+    describeStoreConformance('on a fresh database', async () => {
+      await truncateAll(shared);
+      return borrowed(shared);
+    });
+
+    it('lets several instances open (and migrate) one new database at once', async () => {
+      const url = await freshUrl();
+      const stores = await Promise.all([1, 2, 3].map(() => openSqlStore({ databaseUrl: url })));
+      try {
+        expect(stores.map((s) => s.kind)).toEqual(['postgres', 'postgres', 'postgres']);
+        const co = await stores[0]?.createCompany(company(1));
+        expect(await stores[2]?.getCompany(co?.uuid ?? '')).toEqual(co);
+      } finally {
+        await Promise.all(stores.map((s) => s.close()));
+      }
+    });
+  },
+);

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { describeApiConformance } from './api-conformance.ts';
+import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
+
+describeApiConformance('app in-process on the memory store', async () => {
+  const { fetch } = await inProcessApp();
+  return { fetch, adminToken: TEST_ADMIN_TOKEN };
+});
+
+async function companyWithToken(fetch: (p: string, i?: RequestInit) => Promise<Response>, body: Record<string, unknown> = {}) {
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const c = await (await fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Acme', ...body }) })).json();
+  const t = await (await fetch(`/api/v2/companies/${c.data.uuid}/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ expires_in: 60 }) })).json();
+  return { uuid: c.data.uuid as string, token: t.data.token as string };
+}
+
+describe('company tokens', () => {
+  it('answer 401 once expired', async () => {
+    const { fetch, clock } = await inProcessApp();
+    const { uuid, token } = await companyWithToken(fetch);
+    const get = () => fetch(`/agency/getCampaignData?uuid=${uuid}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await get()).status).toBe(200);
+    clock.advance(61_000);
+    const r = await get();
+    expect(r.status).toBe(401);
+    expect((await r.json()).message).toMatch(/expired/);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After past the limit, per token, and recovers', async () => {
+    const setup = await inProcessApp();
+    const a = await companyWithToken(setup.fetch);
+    const b = await companyWithToken(setup.fetch, { name: 'Other' });
+    const { fetch, clock } = await inProcessApp({ store: setup.store, config: { rateLimitPerMinute: 3 } });
+    const get = (c: { uuid: string; token: string }) => fetch(`/agency/getCampaignData?uuid=${c.uuid}`, { headers: { authorization: `Bearer ${c.token}` } });
+    for (let i = 0; i < 3; i++) expect((await get(a)).status).toBe(200);
+    const limited = await get(a);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('20');
+    expect(await limited.json()).toMatchObject({ success: false, code: 'rate_limited' });
+    expect((await get(b)).status).toBe(200);
+    clock.advance(20_000);
+    expect((await get(a)).status).toBe(200);
+  });
+});
+
+describe('webhook targets', () => {
+  it('refuses loopback, private, link-local and metadata addresses unless private targets are allowed', async () => {
+    const { fetch } = await inProcessApp();
+    const { uuid } = await companyWithToken(fetch);
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    for (const url of [
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://192.168.1.1/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/x',
+      'http://[fd00::1]/x',
+    ]) {
+      const r = await fetch(`/api/v2/companies/${uuid}/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify({ url }) });
+      expect(r.status, url).toBe(400);
+      expect((await r.json()).issues[0].path).toBe('url');
+    }
+    const allowed = await inProcessApp({ config: { webhookAllowPrivate: true } });
+    const c2 = await companyWithToken(allowed.fetch);
+    const ok = await allowed.fetch(`/api/v2/companies/${c2.uuid}/webhooks`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ url: 'http://127.0.0.1:8080/x' }),
+    });
+    expect(ok.status).toBe(201);
+  });
+});
+
+describe('errors', () => {
+  it('answer 500 without internals when the store fails, and log the cause', async () => {
+    const logged: object[] = [];
+    const failing = await inProcessApp({ logger: { info() {}, warn() {}, error: (o) => logged.push(o) } });
+    failing.store.listCompanies = async () => {
+      throw new Error('connection reset by peer at 10.0.0.5');
+    };
+    const r = await failing.fetch('/api/v2/companies', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(r.status).toBe(500);
+    const body = await r.json();
+    expect(body).toMatchObject({ success: false, code: 'internal_error', message: 'Something went wrong on the backend' });
+    expect(JSON.stringify(body)).not.toContain('10.0.0.5');
+    expect(String((logged[0] as { err: Error }).err.message)).toContain('10.0.0.5');
+  });
+});

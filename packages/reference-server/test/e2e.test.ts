@@ -1,0 +1,66 @@
+/**
+ * End to end: the real server process (`node src/main.ts`) over HTTP on loopback, on PGlite and on
+ * PostgreSQL (when DATABASE_URL is set), driven by the API conformance suite.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeApiConformance } from './api-conformance.ts';
+import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
+
+const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
+const stops: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
+
+async function serverOn(database: 'pglite' | 'postgres'): Promise<ServerProcess> {
+  const env: Record<string, string> = { ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE: '1' };
+  if (database === 'postgres') {
+    const db = await freshDatabase('e2e');
+    if (!db) throw new Error('DATABASE_URL is needed');
+    env.DATABASE_URL = db.url;
+    stops.push(() => db.drop());
+  }
+  const server = await startServerProcess(env);
+  stops.push(() => server.stop());
+  return server;
+}
+
+for (const database of ['pglite', 'postgres'] as const) {
+  describe.skipIf(database === 'postgres' && !process.env.DATABASE_URL)(
+    `reference server on ${database}${database === 'postgres' && !process.env.DATABASE_URL ? ' (skipped: DATABASE_URL is not set)' : ''}`,
+    () => {
+      describeApiConformance(`reference server on ${database}`, async () => {
+        const server = await serverOn(database);
+        return { fetch: (path, init) => fetch(server.url + path, init), adminToken: ADMIN_TOKEN };
+      });
+    },
+  );
+}
+
+describe('pnpm start', () => {
+  it('prints the demo company and its token, whose curl-style calls work, and exits 0 on SIGTERM', async () => {
+    const server = await startServerProcess({ RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      const out = server.output();
+      expect(out).toContain('Admin token (generated now, shown once): adm_');
+      const token = /Demo company token \(agency and orders, 30 days\): (\S+)/.exec(out)?.[1];
+      expect(token).toBeDefined();
+      const r = await fetch(`${server.url}/agency/getCampaignData?uuid=53d1bcd3-aaf0-45e1-9298-5395b6a27b61`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(r.status).toBe(200);
+      const docs = await fetch(`${server.url}/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('/docs/scalar.js');
+      expect((await fetch(`${server.url}/docs/scalar.js`)).status).toBe(200);
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('refuses a bad environment with a message naming the variable', async () => {
+    await expect(startServerProcess({ PORT: 'eighty', RATE_LIMIT_PER_MINUTE: '-1' }, 10_000)).rejects.toThrow(
+      /PORT="eighty": must be a whole number[\s\S]*RATE_LIMIT_PER_MINUTE/,
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** A fresh PostgreSQL database made from DATABASE_URL, dropped by `drop()`; null when DATABASE_URL is unset. */
+export async function freshDatabase(label: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return null;
+  const name = `engagekit_${label}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export const SERVER_MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+
+/** A reference server process started for a test. */
+export interface ServerProcess {
+  url: string;
+  output: () => string;
+  /** Sends SIGTERM and resolves to the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node src/main.ts` on a free port and waits for its ready line. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-e2e-'));
+  const child = spawn(process.execPath, [SERVER_MAIN], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr.on('data', (d) => {
+    out += String(d);
+  });
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    };
+    child.stdout.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+  return {
+    url,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
