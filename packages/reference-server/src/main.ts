@@ -4,6 +4,7 @@
  * when it drains in-flight requests and exits 0.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
@@ -24,7 +25,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const server = await startServer(config, logger, version);
 
 for (const line of server.notices) console.log(line);
-console.log(`engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`}) listening on ${server.url}`);
+console.log(`engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
