@@ -25,7 +25,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const server = await startServer(config, logger, version);
 
 for (const line of server.notices) console.log(line);
-console.log(`engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`);
+console.log(
+  `engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`,
+);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
