@@ -10,6 +10,7 @@ import { randomToken } from './domain/secrets.ts';
 import { createTokenService, hashToken } from './http/auth.ts';
 import { openSqlStore } from './store/sql/open.ts';
 import { StoreConflictError } from './store/types.ts';
+import { createDispatcher } from './webhooks/dispatcher.ts';
 
 /** The docs' company, so the README's curl calls work as written. */
 export const DEMO_COMPANY = { uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'VERPL000972024', name: 'Demo Company', timezone: 'UTC' };
@@ -77,11 +78,12 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   }
 
   const bundle = scalarBundlePath();
+  const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
   const app = createApp({
     store,
     config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
     logger,
-    resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    resolveHost,
     docsBundle: bundle ? () => readFileSync(bundle, 'utf8') : undefined,
   });
 
@@ -98,6 +100,15 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
   }
 
+  const dispatcher = createDispatcher({
+    store,
+    logger,
+    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    resolveHost,
+  });
+  await dispatcher.start();
+
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((ok, fail) => {
     server.once('listening', ok);
@@ -111,6 +122,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     notices,
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
+      await dispatcher.stop();
       await store.close();
     },
   };

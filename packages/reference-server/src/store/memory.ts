@@ -1,4 +1,5 @@
 import type { EventType } from '@engagekit/contract';
+import { createMemoryDispatch } from './memory-dispatch.ts';
 import {
   addDecimal,
   assertCreatable,
@@ -76,6 +77,7 @@ export function createMemoryStore(): Store {
   const events = new Map<string, EventRecord>();
   const deliveries = new Map<string, DeliveryRecord>();
   const deliveriesByEndpoint = new Map<string, SortedList<DeliveryRecord>>();
+  const dispatch = createMemoryDispatch({ deliveries, endpoints, events });
 
   function requireState(companyUuid: string): CompanyState {
     const state = states.get(companyUuid);
@@ -106,6 +108,7 @@ export function createMemoryStore(): Store {
     const list = deliveriesByEndpoint.get(endpointId) ?? new SortedList<DeliveryRecord>();
     deliveriesByEndpoint.set(endpointId, list);
     list.insert(delivery);
+    dispatch.queued(delivery);
     return delivery;
   }
 
@@ -375,6 +378,7 @@ export function createMemoryStore(): Store {
       for (const delivery of [...(list?.items ?? [])]) {
         if (delivery.status !== 'pending') continue;
         deliveries.delete(delivery.id);
+        dispatch.forget(delivery.id);
         list?.remove(delivery);
       }
       return true;
@@ -404,7 +408,10 @@ export function createMemoryStore(): Store {
       return page(matching.slice(pageOffset(request), pageOffset(request) + request.limit), matching.length);
     },
 
+    ...dispatch.methods,
+
     async close() {
+      dispatch.clear();
       settings.clear();
       companies.clear();
       companyCodes.clear();

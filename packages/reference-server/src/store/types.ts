@@ -44,6 +44,28 @@ export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
   attempts: Delivery['attempts'];
 }
 
+/** One attempt of a delivery, as the log keeps it. */
+export type DeliveryAttemptRecord = Delivery['attempts'][number];
+
+/** A due delivery a dispatcher has claimed: everything it needs to send it, and the token proving the claim. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  endpoint: Pick<EndpointRecord, 'id' | 'url' | 'secret' | 'previous_secrets'>;
+  /** The event payload to send, as stored. */
+  payload: Record<string, unknown>;
+  claimToken: string;
+}
+
+/** How an attempt ended and what happens next. */
+export interface AttemptOutcome {
+  attempt: DeliveryAttemptRecord;
+  /** `succeeded` and `failed` end the delivery; `retry` makes it due again at `nextAttemptAt`. */
+  status: 'succeeded' | 'retry' | 'failed';
+  nextAttemptAt: string | null;
+  /** Disables the endpoint with this reason (its receiver answered 410 Gone). */
+  disableEndpoint?: string;
+}
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -176,6 +198,26 @@ export interface Store {
   getEvent(id: string): Promise<EventRecord | null>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
+
+  // ---- dispatch (the webhook dispatcher; several instances may share one database) ----
+  /**
+   * Claims up to `limit` due deliveries: pending, `next_attempt_at <= now`, not claimed by a live
+   * lease, to an enabled endpoint; oldest due first. Claimed rows carry `claimToken` and are leased
+   * until `leaseUntil`: if the claimer dies, they are due again when the lease runs out. Concurrent
+   * claimers never get the same delivery (SKIP LOCKED on PostgreSQL).
+   */
+  claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedDelivery[]>;
+  /** Extends the lease of deliveries still held under `claimToken` (slow receivers). */
+  extendClaims(ids: string[], claimToken: string, leaseUntil: string): Promise<void>;
+  /** Records an attempt and its outcome; false (and nothing written) when the claim was lost to another dispatcher. */
+  finishAttempt(id: string, claimToken: string, outcome: AttemptOutcome, now: string): Promise<boolean>;
+  /** When the earliest pending delivery falls due (null when none is pending), for the dispatcher's sleep. */
+  nextDeliveryDue(): Promise<string | null>;
+  /**
+   * Calls `listener` soon after deliveries are queued by this process and, on PostgreSQL, by any
+   * process on the same database (LISTEN/NOTIFY), so dispatchers wake without polling. Returns an unsubscribe function.
+   */
+  onDeliveriesQueued(listener: () => void): Promise<() => Promise<void>>;
 
   /** Releases connections; the store is unusable afterwards. */
   close(): Promise<void>;

@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Store } from '../types.ts';
+import type { Listen } from './dispatch.ts';
 import type { SqlDatabase } from './orders.ts';
 import { schema } from './schema.ts';
 import { createSqlStore } from './store.ts';
@@ -69,8 +70,21 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     throw error;
   }
   const db: SqlDatabase = drizzleNodePg(pool, { schema });
+  // Other processes on the database announce queued deliveries with NOTIFY; one dedicated connection listens.
+  const listen: Listen = async (channel, onNotify) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    client.on('error', (error) => onPoolError?.(error));
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${channel}`);
+    return async () => {
+      await client.end().catch(() => {});
+    };
+  };
   return Object.assign(
-    createSqlStore(db, () => pool.end()),
+    createSqlStore(db, () => pool.end(), listen),
     { db, kind: 'postgres' as const },
   );
 }

@@ -14,6 +14,7 @@ import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { assertCreatable, customerName, endpointWants, givenOrderKeys, iso, newOrderRecord, orderEvent } from '../shared.ts';
 import type { CompanyRecord, CustomerRecord, CustomerSyncResult, EventRecord, OrderFields, OrderRecord, Store, WriteContext } from '../types.ts';
+import { DELIVERIES_CHANNEL } from './dispatch.ts';
 import { customers, deliveries, events, orders, type Schema, webhookEndpoints } from './schema.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath. */
@@ -77,8 +78,11 @@ async function recountCustomer(tx: SqlDatabase, ctx: WriteContext, companyUuid: 
     .where(eq(customers.id, customer.id));
 }
 
-/** Writes the outbox event and one pending delivery per enabled endpoint of the company subscribed to its type. */
-async function writeEvent(tx: SqlDatabase, ctx: WriteContext, event: EventRecord): Promise<void> {
+/**
+ * Writes the outbox event and one pending delivery per enabled endpoint of the company subscribed to
+ * its type; returns how many deliveries it queued (and, when any, notifies the other processes at commit).
+ */
+async function writeEvent(tx: SqlDatabase, ctx: WriteContext, event: EventRecord): Promise<number> {
   await tx.insert(events).values(event);
   const candidates = await tx
     .select({ id: webhookEndpoints.id, enabled: webhookEndpoints.enabled, events: webhookEndpoints.events })
@@ -100,7 +104,11 @@ async function writeEvent(tx: SqlDatabase, ctx: WriteContext, event: EventRecord
       attempts: [],
       created_at: now,
     }));
-  if (rows.length > 0) await tx.insert(deliveries).values(rows);
+  if (rows.length > 0) {
+    await tx.insert(deliveries).values(rows);
+    await tx.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
+  }
+  return rows.length;
 }
 
 /**
@@ -114,7 +122,7 @@ export async function writeOrder(
   companyOrderId: string,
   fields: OrderFields,
   mayCreate: boolean,
-): Promise<{ order: OrderRecord; created: boolean; event: EventRecord } | null> {
+): Promise<{ order: OrderRecord; created: boolean; event: EventRecord; queued: number } | null> {
   return db.transaction(async (tx) => {
     await advisoryLock(tx, companyKey(company.uuid), 'shared');
     await advisoryLock(tx, orderKey(company.uuid, companyOrderId), 'exclusive');
@@ -143,8 +151,8 @@ export async function writeOrder(
 
     const type: EventType = created ? 'order.created' : 'order.updated';
     const event = orderEvent(ctx, order, type);
-    await writeEvent(tx, ctx, event);
-    return { order, created, event };
+    const queued = await writeEvent(tx, ctx, event);
+    return { order, created, event, queued };
   });
 }
 

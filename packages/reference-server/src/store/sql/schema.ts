@@ -227,6 +227,9 @@ export const deliveries = pgTable(
     next_attempt_at: timestamp('next_attempt_at'),
     attempts: jsonb('attempts').$type<DeliveryRecord['attempts']>().notNull(),
     created_at: timestamp('created_at').notNull(),
+    /** The dispatcher holding it and until when: a claim whose lease ran out (its holder died) is due again. */
+    claim_token: text('claim_token'),
+    locked_until: timestamp('locked_until'),
   },
   (t) => [
     // The dispatcher claims due work: WHERE status = 'pending' AND next_attempt_at <= now.

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 import { iso, pageOffset } from '../shared.ts';
 import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
+import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
 import { importCustomers, type SqlDatabase, syncCustomers, writeOrder } from './orders.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
 
@@ -44,7 +45,8 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
  * The `Store` over a drizzle database (PGlite or node-postgres, already migrated). `close` releases
  * the driver. Use `openSqlStore`, which opens, migrates and wires this up.
  */
-export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Store {
+export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, listen?: Listen): Store {
+  const dispatch = createSqlDispatch(db, listen);
   async function total(
     table: typeof companies | typeof campaigns | typeof customers | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
@@ -167,10 +169,12 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Sto
     async upsertOrder(ctx, company, companyOrderId, fields) {
       const result = await writeOrder(db, ctx, company, companyOrderId, fields, true);
       if (!result) throw new Error(`Order "${companyOrderId}" was not written.`);
-      return result;
+      if (result.queued > 0) dispatch.localQueued();
+      return { order: result.order, created: result.created, event: result.event };
     },
     async updateOrder(ctx, company, companyOrderId, fields) {
       const result = await writeOrder(db, ctx, company, companyOrderId, fields, false);
+      if (result && result.queued > 0) dispatch.localQueued();
       return result && { order: result.order, event: result.event };
     },
     async getOrder(companyUuid, companyOrderId) {
@@ -250,7 +254,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Sto
 
     async enqueueDelivery(ctx, event, endpointId) {
       const now = iso(ctx.now);
-      return db.transaction(async (tx) => {
+      const delivery = await db.transaction(async (tx) => {
         await tx
           .insert(events)
           .values({ ...event, created_at: iso(event.created_at) })
@@ -269,14 +273,17 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Sto
             attempts: [],
             created_at: now,
           })
-          .returning();
+          .returning(deliveryColumns);
         if (!row) throw new Error('The delivery was not inserted.');
+        await tx.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
         return row;
       });
+      dispatch.localQueued();
+      return delivery;
     },
     async getDelivery(companyUuid, endpointId, id) {
       const [row] = await db
-        .select()
+        .select(deliveryColumns)
         .from(deliveries)
         .where(and(eq(deliveries.company_uuid, companyUuid), eq(deliveries.endpoint_id, endpointId), eq(deliveries.id, id)));
       return row ?? null;
@@ -292,7 +299,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Sto
         page.status === undefined ? undefined : eq(deliveries.status, page.status),
       );
       const items: DeliveryRecord[] = await db
-        .select()
+        .select(deliveryColumns)
         .from(deliveries)
         .where(where)
         .orderBy(desc(deliveries.created_at), desc(deliveries.id))
@@ -301,6 +308,11 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>): Sto
       return { items, total: await total(deliveries, where) };
     },
 
-    close,
+    ...dispatch.methods,
+
+    async close() {
+      await dispatch.close();
+      await close();
+    },
   };
 }

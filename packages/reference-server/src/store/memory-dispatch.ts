@@ -1,0 +1,106 @@
+import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from './types.ts';
+
+type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempt' | 'nextDeliveryDue' | 'onDeliveriesQueued'>;
+
+/**
+ * The dispatch half of the memory store, over its maps. `queued` is called for every new pending
+ * delivery and `forget` for one removed; the rest are the Store's dispatch methods.
+ */
+export function createMemoryDispatch(maps: {
+  deliveries: Map<string, DeliveryRecord>;
+  endpoints: Map<string, EndpointRecord>;
+  events: Map<string, EventRecord>;
+}) {
+  const pending = new Set<string>();
+  const claims = new Map<string, { token: string; until: string }>();
+  const listeners = new Set<() => void>();
+  let notifyScheduled = false;
+
+  const methods: DispatchMethods = {
+    async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
+      const due: DeliveryRecord[] = [];
+      for (const id of pending) {
+        const d = maps.deliveries.get(id);
+        if (d?.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) continue;
+        const claim = claims.get(id);
+        if (claim && claim.until >= now) continue;
+        if (!maps.endpoints.get(d.endpoint_id)?.enabled) continue;
+        due.push(d);
+      }
+      due.sort((a, b) => ((a.next_attempt_at ?? '') < (b.next_attempt_at ?? '') ? -1 : (a.next_attempt_at ?? '') > (b.next_attempt_at ?? '') ? 1 : 0));
+      return due.slice(0, limit).map((d): ClaimedDelivery => {
+        claims.set(d.id, { token: claimToken, until: leaseUntil });
+        const endpoint = maps.endpoints.get(d.endpoint_id) as EndpointRecord;
+        return {
+          delivery: structuredClone(d),
+          endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: structuredClone(endpoint.previous_secrets) },
+          payload: structuredClone(maps.events.get(d.event_id)?.payload ?? {}),
+          claimToken,
+        };
+      });
+    },
+
+    async extendClaims(ids, claimToken, leaseUntil) {
+      for (const id of ids) {
+        const claim = claims.get(id);
+        if (claim?.token === claimToken) claim.until = leaseUntil;
+      }
+    },
+
+    async finishAttempt(id, claimToken, outcome, now) {
+      const d = maps.deliveries.get(id);
+      if (!d || claims.get(id)?.token !== claimToken || d.status !== 'pending') return false;
+      claims.delete(id);
+      d.attempts.push(structuredClone(outcome.attempt));
+      d.attempt_count += 1;
+      d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
+      d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;
+      if (d.status !== 'pending') pending.delete(id);
+      const endpoint = maps.endpoints.get(d.endpoint_id);
+      if (outcome.disableEndpoint && endpoint) {
+        endpoint.enabled = false;
+        endpoint.disabled_reason = outcome.disableEndpoint;
+        endpoint.updated_at = now;
+      }
+      return true;
+    },
+
+    async nextDeliveryDue() {
+      let min: string | null = null;
+      for (const id of pending) {
+        const at = maps.deliveries.get(id)?.next_attempt_at;
+        if (at && (min === null || at < min)) min = at;
+      }
+      return min;
+    },
+
+    async onDeliveriesQueued(listener) {
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+
+  return {
+    methods,
+    queued(delivery: DeliveryRecord) {
+      pending.add(delivery.id);
+      if (notifyScheduled || listeners.size === 0) return;
+      notifyScheduled = true;
+      queueMicrotask(() => {
+        notifyScheduled = false;
+        for (const l of listeners) l();
+      });
+    },
+    forget(id: string) {
+      pending.delete(id);
+      claims.delete(id);
+    },
+    clear() {
+      pending.clear();
+      claims.clear();
+      listeners.clear();
+    },
+  };
+}

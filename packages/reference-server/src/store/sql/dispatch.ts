@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm';
+import type { ClaimedDelivery, DeliveryRecord, Store } from '../types.ts';
+import type { SqlDatabase } from './orders.ts';
+import { deliveries, pgTimestampToIso } from './schema.ts';
+
+/** The channel a PostgreSQL store notifies on when deliveries are queued. */
+export const DELIVERIES_CHANNEL = 'engagekit_deliveries';
+
+/** The columns of a DeliveryRecord (the claim columns stay inside the store). */
+export const deliveryColumns = {
+  id: deliveries.id,
+  company_uuid: deliveries.company_uuid,
+  endpoint_id: deliveries.endpoint_id,
+  event_id: deliveries.event_id,
+  event_type: deliveries.event_type,
+  status: deliveries.status,
+  attempt_count: deliveries.attempt_count,
+  next_attempt_at: deliveries.next_attempt_at,
+  attempts: deliveries.attempts,
+  created_at: deliveries.created_at,
+};
+
+/** Subscribes to a notification channel; resolves to an unsubscribe function. */
+export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] => ((result as { rows?: Row[] }).rows ?? []) as Row[];
+const ts = (v: unknown) => (v === null || v === undefined ? null : pgTimestampToIso(v as string | Date));
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/**
+ * The dispatch methods of the SQL store. `localQueued` is what this process's writes call after they
+ * commit; on PostgreSQL, `listen` also brings the other processes' NOTIFY.
+ */
+export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
+  const listeners = new Set<() => void>();
+  let unlisten: (() => Promise<void>) | undefined;
+  const fire = () => {
+    for (const l of listeners) l();
+  };
+
+  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempt' | 'nextDeliveryDue' | 'onDeliveriesQueued'> = {
+    async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
+      // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
+      const result = await db.execute(sql`
+        UPDATE deliveries AS d
+           SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
+          FROM webhook_endpoints AS e, events AS ev
+         WHERE d.id IN (
+                 SELECT d2.id FROM deliveries AS d2
+                   JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
+                  WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
+                    AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
+                    AND e2.enabled
+                  ORDER BY d2.next_attempt_at, d2.id
+                  LIMIT ${limit}
+                  FOR UPDATE OF d2 SKIP LOCKED)
+           AND e.id = d.endpoint_id AND ev.id = d.event_id
+        RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
+                  d.next_attempt_at, d.attempts, d.created_at, e.url, e.secret, e.previous_secrets, ev.payload`);
+      return rowsOf(result).map(
+        (r): ClaimedDelivery => ({
+          delivery: {
+            id: r.id as string,
+            company_uuid: r.company_uuid as string,
+            endpoint_id: r.endpoint_id as string,
+            event_id: r.event_id as string,
+            event_type: r.event_type as string,
+            status: r.status as DeliveryRecord['status'],
+            attempt_count: Number(r.attempt_count),
+            next_attempt_at: ts(r.next_attempt_at),
+            attempts: json(r.attempts),
+            created_at: ts(r.created_at) as string,
+          },
+          endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: json(r.previous_secrets) },
+          payload: json(r.payload),
+          claimToken,
+        }),
+      );
+    },
+
+    async extendClaims(ids, claimToken, leaseUntil) {
+      if (ids.length === 0) return;
+      await db.execute(
+        sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
+    },
+
+    async finishAttempt(id, claimToken, outcome, now) {
+      return db.transaction(async (tx) => {
+        const done = await tx.execute(sql`
+          UPDATE deliveries
+             SET attempts = attempts || ${JSON.stringify([outcome.attempt])}::jsonb,
+                 attempt_count = attempt_count + 1,
+                 status = ${outcome.status === 'retry' ? 'pending' : outcome.status},
+                 next_attempt_at = ${outcome.status === 'retry' ? outcome.nextAttemptAt : null},
+                 claim_token = NULL, locked_until = NULL
+           WHERE id = ${id} AND claim_token = ${claimToken} AND status = 'pending'
+          RETURNING endpoint_id`);
+        const [row] = rowsOf(done);
+        if (!row) return false;
+        if (outcome.disableEndpoint) {
+          await tx.execute(
+            sql`UPDATE webhook_endpoints SET enabled = false, disabled_reason = ${outcome.disableEndpoint}, updated_at = ${now} WHERE id = ${row.endpoint_id as string}`,
+          );
+        }
+        return true;
+      });
+    },
+
+    async nextDeliveryDue() {
+      const [row] = rowsOf(await db.execute(sql`SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'`));
+      return ts(row?.at);
+    },
+
+    async onDeliveriesQueued(listener) {
+      listeners.add(listener);
+      if (listen && !unlisten) unlisten = await listen(DELIVERIES_CHANNEL, fire);
+      return async () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && unlisten) {
+          const stop = unlisten;
+          unlisten = undefined;
+          await stop();
+        }
+      };
+    },
+  };
+
+  return {
+    methods,
+    /** This process queued deliveries and committed. */
+    localQueued: () => queueMicrotask(fire),
+    async close() {
+      listeners.clear();
+      await unlisten?.();
+      unlisten = undefined;
+    },
+  };
+}

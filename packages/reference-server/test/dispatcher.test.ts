@@ -1,0 +1,191 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
+import type { CompanyRecord, EndpointRecord, Store } from '../src/store/types.ts';
+import { createDispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.ts';
+import { startReceiver } from './receiver.ts';
+
+const now = () => new Date().toISOString();
+let counter = 0;
+const ctx = () => ({ newId: (p: string) => `${p}_${Date.now().toString(36)}${(counter++).toString(36)}`, now: now() });
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const order = { totalAmount: 10, firstName: 'Asha', phoneNumber: '+919800000001', postalCode: '1', streetAddress1: 'x' };
+
+async function setup(store: Store, endpoint: Partial<EndpointRecord> & { url: string }, opts: Partial<DispatcherOptions> = {}) {
+  const company: CompanyRecord = { uuid: crypto.randomUUID(), company_id: `C${counter++}`, name: 'Co', timezone: 'UTC', created_at: now() };
+  await store.createCompany(company);
+  const ep = await store.createEndpoint({
+    id: `wh_${counter++}`,
+    company_uuid: company.uuid,
+    description: '',
+    events: [],
+    enabled: true,
+    disabled_reason: null,
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    previous_secrets: [],
+    created_at: now(),
+    updated_at: now(),
+    ...endpoint,
+  });
+  const dispatcher = createDispatcher({ store, allowPrivate: true, retrySchedule: [0, 0.05, 0.05], jitter: 0, pollIntervalMs: 50, ...opts });
+  await dispatcher.start();
+  cleanups.push(() => dispatcher.stop(1000));
+  const addOrder = (id: string, extra: Record<string, unknown> = {}) => store.upsertOrder(ctx(), company, id, { ...order, ...extra });
+  const deliveries = async () => (await store.listDeliveries(company.uuid, ep.id, { page: 1, limit: 100 })).items;
+  return { company, ep, dispatcher, addOrder, deliveries };
+}
+
+async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const kind of ['memory', 'pglite'] as const) {
+  describe(`webhook dispatcher on the ${kind} store`, () => {
+    // One PGlite for the block (it takes seconds to start); companies keep the tests apart.
+    let shared: Store | undefined;
+    afterAll(async () => shared?.close());
+    const makeStore = async () => {
+      if (kind === 'pglite') {
+        shared ??= await openSqlStore({ memory: true });
+        return shared;
+      }
+      const store = createMemoryStore();
+      cleanups.push(() => store.close());
+      return store;
+    };
+
+    it('delivers the order event, signed per Standard Webhooks, with the order snapshot', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries, ep } = await setup(await makeStore(), { url: receiver.url });
+      const { event } = await addOrder('ORD-1');
+      await receiver.waitFor(1);
+      const [r] = receiver.received;
+      const verified = new Webhook(ep.secret).verify(r?.body ?? '', r?.headers as Record<string, string>) as {
+        id: string;
+        type: string;
+        data: { order: { company_order_id: string; version: number } };
+      };
+      expect(verified).toMatchObject({ id: event.id, type: 'order.created', data: { order: { company_order_id: 'ORD-1', version: 1 } } });
+      expect(r?.headers['webhook-id']).toBe(event.id);
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'succeeded');
+      expect(d?.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, response_excerpt: 'ok', error: null })]);
+    });
+
+    it('retries failures on the schedule, logs every attempt, and succeeds', async () => {
+      const receiver = await startReceiver((_, i) => (i < 2 ? { status: 500, body: 'boom' } : { status: 204 }));
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url });
+      await addOrder('ORD-1');
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'succeeded');
+      expect(d?.attempts.map((a) => a.status_code)).toEqual([500, 500, 204]);
+      expect(d?.attempts[0]?.response_excerpt).toBe('boom');
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    });
+
+    it('marks the delivery failed after the last attempt, and keeps it visible', async () => {
+      const receiver = await startReceiver(() => ({ status: 503 }));
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url });
+      await addOrder('ORD-1');
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'failed');
+      expect(d?.attempt_count).toBe(3);
+      expect(d?.next_attempt_at).toBeNull();
+      expect(receiver.received).toHaveLength(3);
+    });
+
+    it('records a timeout and a refused connection as attempts with an error', async () => {
+      const receiver = await startReceiver(() => ({ status: 200, delayMs: 1000 }));
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url }, { attemptTimeoutMs: 100, retrySchedule: [0] });
+      await addOrder('ORD-1');
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'failed');
+      expect(d?.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 0.1 s' });
+
+      const closed = await setup(await makeStore(), { url: 'http://127.0.0.1:9/hooks' }, { retrySchedule: [0] });
+      await closed.addOrder('ORD-2');
+      const [c] = await until(closed.deliveries, (ds) => ds[0]?.status === 'failed');
+      expect(c?.attempts[0]?.error).toMatch(/^connection failed/);
+    });
+
+    it('honours Retry-After when the receiver asks for longer than the schedule', async () => {
+      const receiver = await startReceiver(() => ({ status: 429, headers: { 'retry-after': '120' } }));
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url });
+      await addOrder('ORD-1');
+      const [d] = await until(deliveries, (ds) => ds[0]?.attempt_count === 1);
+      const waited = Date.parse(d?.next_attempt_at ?? '') - Date.parse(d?.attempts[0]?.started_at ?? '');
+      expect(waited).toBeGreaterThanOrEqual(119_000);
+      expect(d?.status).toBe('pending');
+    });
+
+    it('disables the endpoint when the receiver answers 410, and sends it nothing more', async () => {
+      const receiver = await startReceiver(() => ({ status: 410 }));
+      cleanups.push(receiver.close);
+      const store = await makeStore();
+      const { addOrder, deliveries, company, ep } = await setup(store, { url: receiver.url });
+      await addOrder('ORD-1');
+      await until(deliveries, (ds) => ds[0]?.status === 'failed');
+      const disabled = await store.getEndpoint(company.uuid, ep.id);
+      expect(disabled).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('410') });
+      await addOrder('ORD-2');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(1);
+    });
+
+    it('sends only the event types an endpoint subscribed to', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const { addOrder } = await setup(await makeStore(), { url: receiver.url, events: ['order.updated'] });
+      await addOrder('ORD-1');
+      await addOrder('ORD-1', { totalAmount: 11 });
+      await receiver.waitFor(1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['order.updated']);
+    });
+
+    it('signs with the old and the new secret during a rotation, each verifying alone', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const oldSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      const newSecret = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+      const { addOrder } = await setup(await makeStore(), {
+        url: receiver.url,
+        secret: newSecret,
+        previous_secrets: [
+          { secret: oldSecret, expires_at: new Date(Date.now() + 60_000).toISOString() },
+          { secret: 'whsec_ZXhwaXJlZGV4cGlyZWRleHBpcmVk', expires_at: new Date(Date.now() - 1000).toISOString() },
+        ],
+      });
+      await addOrder('ORD-1');
+      await receiver.waitFor(1);
+      const r = receiver.received[0];
+      expect(String(r?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      for (const secret of [oldSecret, newSecret]) expect(() => new Webhook(secret).verify(r?.body ?? '', r?.headers as Record<string, string>)).not.toThrow();
+    });
+
+    it('refuses a target that resolves to a private address at delivery time', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const { addOrder, deliveries } = await setup(
+        await makeStore(),
+        { url: 'http://hooks.partner.example/x' },
+        { allowPrivate: false, resolveHost: async () => ['10.0.0.7'], retrySchedule: [0] },
+      );
+      await addOrder('ORD-1');
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'failed');
+      expect(d?.attempts[0]?.error).toMatch(/not sent: .*10\.0\.0\.7/);
+      expect(receiver.received).toHaveLength(0);
+    });
+  });
+}

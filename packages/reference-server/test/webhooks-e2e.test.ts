@@ -1,0 +1,138 @@
+/**
+ * Webhook delivery by real server processes: crash safety (SIGKILL with deliveries pending, restart,
+ * nothing acknowledged is lost) and two processes sharing one PostgreSQL without double delivery.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
+import { startReceiver } from './receiver.ts';
+
+const ADMIN_TOKEN = 'webhooks-e2e-admin-token-0123';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
+});
+
+async function json(res: Response) {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A company, its token and a webhook endpoint pointing at `url`, made through `server`. */
+async function companyWithEndpoint(server: ServerProcess, url: string) {
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const company = await json(
+    await fetch(`${server.url}/api/v2/companies`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Hooks', company_id: 'HOOKS1' }) }),
+  );
+  const { token } = await json(await fetch(`${server.url}/api/v2/companies/${company.uuid}/tokens`, { method: 'POST', headers: admin, body: '{}' }));
+  const endpoint = await json(
+    await fetch(`${server.url}/api/v2/companies/${company.uuid}/webhooks`, { method: 'POST', headers: admin, body: JSON.stringify({ url }) }),
+  );
+  return { company, token: token as string, secret: endpoint.secret as string };
+}
+
+async function addOrders(servers: ServerProcess[], token: string, ids: string[], concurrency = 16) {
+  const acknowledged: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ids.length) {
+        const i = next++;
+        const id = ids[i] as string;
+        const server = servers[i % servers.length] as ServerProcess;
+        const res = await fetch(`${server.url}/api/order/addOrder`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            company_id: 'HOOKS1',
+            company_order_id: id,
+            totalAmount: i,
+            firstName: 'A',
+            phoneNumber: `+1415555${String(i).padStart(4, '0')}`,
+            postalCode: '1',
+            streetAddress1: 'x',
+          }),
+        });
+        await res.arrayBuffer();
+        if (res.status === 201) acknowledged.push(id);
+      }
+    }),
+  );
+  return acknowledged;
+}
+
+const orderIdOf = (body: string) => (JSON.parse(body) as { data: { order: { company_order_id: string } } }).data.order.company_order_id;
+
+const databases = ['pglite', 'postgres'] as const;
+for (const database of databases) {
+  const skip = database === 'postgres' && !process.env.DATABASE_URL;
+  describe.skipIf(skip)(`webhooks across a crash, on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
+    it('loses nothing acknowledged when the server is killed with deliveries pending', async () => {
+      // A slow receiver keeps deliveries in flight when the kill comes.
+      const receiver = await startReceiver(() => ({ status: 200, delayMs: 150 }));
+      cleanups.push(receiver.close);
+      const env: Record<string, string> = {
+        ADMIN_TOKEN,
+        WEBHOOK_ALLOW_PRIVATE: '1',
+        WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.5,1,2',
+        RATE_LIMIT_PER_MINUTE: '0',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'engagekit-crash-')),
+      };
+      if (database === 'postgres') {
+        const db = await freshDatabase('crash');
+        if (!db) throw new Error('DATABASE_URL is needed');
+        env.DATABASE_URL = db.url;
+        cleanups.push(() => db.drop());
+      }
+      const first = await startServerProcess(env);
+      cleanups.push(() => first.stop('SIGKILL'));
+      const { token, secret } = await companyWithEndpoint(first, receiver.url);
+      const ids = Array.from({ length: 60 }, (_, i) => `CRASH-${i}`);
+      const acknowledged = await addOrders([first], token, ids, 8);
+      expect(acknowledged).toHaveLength(60);
+      expect(receiver.received.length).toBeLessThan(60); // some were still pending or in flight
+      await first.stop('SIGKILL');
+
+      const second = await startServerProcess(env);
+      cleanups.push(() => second.stop());
+      const deadline = Date.now() + 30_000;
+      const delivered = () => new Set(receiver.received.map((r) => orderIdOf(r.body)));
+      while (delivered().size < acknowledged.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect([...delivered()].sort()).toEqual([...acknowledged].sort());
+      for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    }, 90_000);
+  });
+}
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  `two server processes on one PostgreSQL${process.env.DATABASE_URL ? '' : ' (skipped: DATABASE_URL is not set)'}`,
+  () => {
+    it('deliver 1,000 events exactly once between them', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const db = await freshDatabase('twoinstances');
+      if (!db) throw new Error('DATABASE_URL is needed');
+      cleanups.push(() => db.drop());
+      const env = { ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', RATE_LIMIT_PER_MINUTE: '0', DATABASE_URL: db.url, DEMO_COMPANY: '0' };
+      const a = await startServerProcess(env);
+      cleanups.push(() => a.stop());
+      const b = await startServerProcess(env);
+      cleanups.push(() => b.stop());
+      const { token, secret } = await companyWithEndpoint(a, receiver.url);
+      const ids = Array.from({ length: 1000 }, (_, i) => `TWO-${i}`);
+      expect(await addOrders([a, b], token, ids, 24)).toHaveLength(1000);
+      await receiver.waitFor(1000, 60_000);
+      await new Promise((r) => setTimeout(r, 500)); // room for a double delivery to show up
+      const eventIds = receiver.received.map((r) => String(r.headers['webhook-id']));
+      expect(receiver.received).toHaveLength(1000);
+      expect(new Set(eventIds).size).toBe(1000);
+      expect(new Set(receiver.received.map((r) => orderIdOf(r.body))).size).toBe(1000);
+      const wh = new Webhook(secret);
+      for (const r of receiver.received) wh.verify(r.body, r.headers as Record<string, string>);
+    }, 120_000);
+  },
+);
