@@ -58,9 +58,10 @@ const serverFor: Record<Surface, { url: string; description: string }[]> = {
   admin: [{ url: 'http://127.0.0.1:3000', description: 'Admin API base URL (reference server; ADMIN_PORT may move it)' }],
 };
 
-function securityOf(op: OperationSpec) {
+function securityOf(op: OperationSpec): Record<string, string[]>[] {
   if (op.auth.kind === 'company') return [{ companyToken: [] }];
   if (op.auth.kind === 'admin') return [{ adminToken: [] }];
+  if (op.auth.kind === 'admin-or-company') return [{ adminToken: [] }, { companyToken: [] }];
   return [];
 }
 
@@ -84,6 +85,7 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
       alias ? `The same as \`${op.operationId}\`, accepted with ${method.toUpperCase()} for compatibility.` : '',
       op.description,
       op.auth.kind === 'company' ? `Needs a company token with the \`${op.auth.scope}\` scope.` : '',
+      op.auth.kind === 'admin-or-company' ? 'Takes the admin token, or a company token of this company.' : '',
     ]
       .filter(Boolean)
       .join(' '),
@@ -147,7 +149,10 @@ export function createOpenApiDocument() {
       },
       { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
       { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
-      { name: 'Webhooks', description: 'Webhook endpoints, their secrets and delivery logs. Bearer admin token.' },
+      {
+        name: 'Webhooks',
+        description: 'Webhook endpoints, their secrets and delivery logs. Bearer admin token, or a company token of the company in the path.',
+      },
       { name: 'Webhook events', description: 'What the server POSTs to registered endpoints.' },
     ],
     components: {

@@ -7,7 +7,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Surface = 'agency' | 'order' | 'admin';
 
 /** Who may call an operation. */
-export type OperationAuth = { kind: 'company'; scope: 'agency' | 'orders' } | { kind: 'admin' } | { kind: 'public' };
+export type OperationAuth =
+  | { kind: 'company'; scope: 'agency' | 'orders' }
+  | { kind: 'admin' }
+  /** The admin token, or a company token (any scope) of the company the path names: a company manages its own webhooks. */
+  | { kind: 'admin-or-company' }
+  | { kind: 'public' };
 
 /** One successful answer of an operation. */
 export interface SuccessResponse {

@@ -33,7 +33,7 @@ export const UuidQuery = z.object({
 const agency = { surface: 'agency', auth: { kind: 'company', scope: 'agency' }, tags: ['Agency'] } as const;
 const order = { surface: 'order', auth: { kind: 'company', scope: 'orders' }, tags: ['Orders'] } as const;
 const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as const;
-const webhooksAdmin = { ...admin, tags: ['Webhooks'] } as const;
+const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company' }, tags: ['Webhooks'] } as const;
 
 /** The four errors every company call can give: bad input, no/bad token, wrong company or scope, unknown company. */
 const companyErrors = [400, 401, 403, 404, 429] as const;

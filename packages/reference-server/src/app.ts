@@ -12,6 +12,7 @@ import { docsRoutes } from './routes/docs.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
+import { settingsRoutes } from './settings/page.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
 
   registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
   docsRoutes(app, deps.docsBundle);
+  settingsRoutes(app);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;

@@ -348,6 +348,17 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect((await admin('GET', `${base}/${ep.id}`)).status).toBe(404);
       });
 
+      it('lets a company manage its own webhooks with its company token, and no other company’s', async () => {
+        const own = await call('POST', `/api/v2/companies/${A().uuid}/webhooks`, { token: A().token, body: { url: 'https://hooks.partner.example/own' } });
+        expect(own.status, own.text).toBe(201);
+        const id = (own.json.data as { id: string }).id;
+        expect((await call('GET', `/api/v2/companies/${A().uuid}/webhooks/${id}`, { token: A().token })).status).toBe(200);
+        expect((await call('GET', `/api/v2/companies/${A().uuid}/webhooks/${id}`, { token: B().token })).status).toBe(403);
+        expect((await call('GET', `/api/v2/companies/${A().uuid}/webhooks`, { token: 'not.a.jwt' })).status).toBe(401);
+        expect((await call('POST', `/api/v2/companies/${A().uuid}/tokens`, { token: A().token, body: {} })).status).toBe(401);
+        expect((await call('DELETE', `/api/v2/companies/${A().uuid}/webhooks/${id}`, { token: A().token })).status).toBe(200);
+      });
+
       it('refuses a webhook URL that is not http(s), naming the field', async () => {
         const r = await admin('POST', `/api/v2/companies/${A().uuid}/webhooks`, { url: 'ftp://files.example/x' });
         expect(r.status).toBe(400);

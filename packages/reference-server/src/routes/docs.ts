@@ -18,5 +18,8 @@ export function docsRoutes(app: Hono<Env>, bundle: (() => string) | undefined) {
       return c.body(js, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' });
     });
   }
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'engagekit API reference', ...(bundle ? { cdn: '/docs/scalar.js' } : {}) }));
+  app.get(
+    '/docs',
+    Scalar({ url: '/openapi.json', pageTitle: 'engagekit API reference', withDefaultFonts: false, ...(bundle ? { cdn: '/docs/scalar.js' } : {}) }),
+  );
 }

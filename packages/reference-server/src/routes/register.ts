@@ -37,10 +37,13 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
   // 1. Authenticate.
   let tokenCompanyUuid: string | null = null;
   let scopes: string[] = [];
+  let isAdmin = op.auth.kind === 'admin';
   if (op.auth.kind !== 'public') {
     const token = bearerToken(c.req.raw);
     if (op.auth.kind === 'admin') {
       if (!(await ctx.tokens.isAdminToken(token))) throw new HttpError(401, 'Unauthorized: this call needs the admin token');
+    } else if (op.auth.kind === 'admin-or-company' && (await ctx.tokens.isAdminToken(token))) {
+      isAdmin = true;
     } else {
       const claims = await ctx.tokens.verify(token, ctx.now);
       tokenCompanyUuid = claims.companyUuid;
@@ -101,6 +104,9 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
   } else if (namedUuid) {
     company = await ctx.store.getCompany(namedUuid);
     if (!company) throw new HttpError(404, 'No company found with the provided uuid');
+    if (op.auth.kind === 'admin-or-company' && !isAdmin && company.uuid !== tokenCompanyUuid) {
+      throw new HttpError(403, 'Forbidden: the token belongs to another company');
+    }
   }
 
   // 4. Run the operation.
