@@ -36,6 +36,15 @@ export const EnvSchema = z.object({
   ORDER_PORT: port.optional(),
   ADMIN_PORT: port.optional(),
   DEMO_COMPANY: bool.default(true),
+  CHANNEL: z.enum(['simulated', 'whatsapp'], 'must be simulated or whatsapp').default('simulated'),
+  SIMULATED_FAILURE_RATE: z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
+    .transform(Number)
+    .default(0.05),
+  WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().min(1).optional(),
+  WHATSAPP_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://graph.facebook.com/v21.0'),
 });
 export type ServerConfig = z.output<typeof EnvSchema>;
 
@@ -51,7 +60,11 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const picked = Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])));
   const r = EnvSchema.safeParse(picked);
-  if (r.success) return r.data;
+  if (r.success) {
+    const missing = r.data.CHANNEL === 'whatsapp' ? (['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'] as const).filter((k) => !r.data[k]) : [];
+    if (missing.length === 0) return r.data;
+    throw new ConfigError(`Invalid environment:\n${missing.map((k) => `  ${k}: is required when CHANNEL=whatsapp`).join('\n')}`);
+  }
   const lines = r.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
   throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
 }

@@ -4,6 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { createSimulatedChannel } from './campaigns/channel.ts';
+import { createScheduler } from './campaigns/scheduler.ts';
+import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
 import type { Logger } from './context.ts';
 import { randomToken } from './domain/secrets.ts';
@@ -109,6 +112,17 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   });
   await dispatcher.start();
 
+  const channel =
+    config.CHANNEL === 'whatsapp'
+      ? createWhatsAppChannel({
+          accessToken: config.WHATSAPP_ACCESS_TOKEN as string,
+          phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
+          baseUrl: config.WHATSAPP_API_URL,
+        })
+      : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE });
+  const scheduler = createScheduler({ store, channel, logger, intervalMs: config.SCHEDULER_INTERVAL_MS });
+  scheduler.start();
+
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
   await new Promise<void>((ok, fail) => {
     server.once('listening', ok);
@@ -122,6 +136,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     notices,
     async close() {
       await new Promise<void>((ok) => server.close(() => ok()));
+      await scheduler.stop();
       await dispatcher.stop();
       await store.close();
     },

@@ -1462,6 +1462,7 @@ export interface components {
                 /** @example 85432.5 */
                 amount: number;
             };
+            /** @description The newest campaigns, up to 100, newest first, with their message outcomes. */
             campaigns_detail: components["schemas"]["CampaignReportRow"][];
             /**
              * Format: date-time

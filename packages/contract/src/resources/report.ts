@@ -40,7 +40,7 @@ export const Report = z
     messages: MessageCounts,
     customers: z.object({ total: count(40) }),
     orders: z.object({ total: count(57), amount: z.number().min(0).meta({ example: 85432.5 }) }),
-    campaigns_detail: z.array(CampaignReportRow),
+    campaigns_detail: z.array(CampaignReportRow).meta({ description: 'The newest campaigns, up to 100, newest first, with their message outcomes.' }),
     generated_at: Timestamp,
   })
   .meta({ id: 'Report' });

@@ -15,11 +15,13 @@ export const agencyHandlers: HandlersFor<
 > = {
   async sync({ company, ctx }) {
     const customers = await ctx.store.syncCustomers(ctx.write, company.uuid);
+    // A run whose runner died shows `scheduled` again at once (the scheduler resumes it).
+    const released = await ctx.store.releaseExpiredCampaignClaims(company.uuid, ctx.write.now);
     const byStatus = await ctx.store.countCampaignsByStatus(company.uuid);
     const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
     return {
       status: 200,
-      body: { success: true, status: true, message: 'Sync Complete', data: { customers, campaigns: { total, updated: 0 }, synced_at: ctx.write.now } },
+      body: { success: true, status: true, message: 'Sync Complete', data: { customers, campaigns: { total, updated: released }, synced_at: ctx.write.now } },
     };
   },
 
@@ -116,7 +118,8 @@ export const agencyHandlers: HandlersFor<
     ]
       .slice(-REPORT_DETAIL_LIMIT)
       .reverse();
-    const noMessages = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+    const messages = await ctx.store.messageTotals(company.uuid);
+    const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
     return {
       status: 200,
       body: {
@@ -124,10 +127,13 @@ export const agencyHandlers: HandlersFor<
         message: 'Report retrieved successfully.',
         data: {
           campaigns: { total, by_status },
-          messages: noMessages,
+          messages: messages.company,
           customers: { total: customers.total },
           orders,
-          campaigns_detail: recent.map((c) => ({ id: c.id, name: c.name, status: c.status, runs: 0, last_run_at: null, messages: noMessages })),
+          campaigns_detail: recent.map((c) => {
+            const { runs, last_run_at, ...counts } = messages.campaigns.get(c.id) ?? none;
+            return { id: c.id, name: c.name, status: c.status, runs, last_run_at, messages: counts };
+          }),
           generated_at: ctx.write.now,
         },
       },

@@ -1,4 +1,5 @@
 import type { EventType } from '@engagekit/contract';
+import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import {
   addDecimal,
@@ -78,6 +79,25 @@ export function createMemoryStore(): Store {
   const deliveries = new Map<string, DeliveryRecord>();
   const deliveriesByEndpoint = new Map<string, SortedList<DeliveryRecord>>();
   const dispatch = createMemoryDispatch({ deliveries, endpoints, events });
+  const runs = createMemoryCampaignRuns({
+    campaigns: function* () {
+      for (const state of states.values()) yield* state.campaigns;
+    },
+    campaignById: (id) => {
+      for (const state of states.values()) {
+        const c = state.campaignsById.get(id);
+        if (c) return c;
+      }
+      return undefined;
+    },
+    setStatus: (campaign, status) => {
+      const state = states.get(campaign.company_uuid);
+      if (!state || campaign.status === status) return;
+      bumpStatus(state, campaign.status, -1);
+      bumpStatus(state, status, 1);
+      campaign.status = status;
+    },
+  });
 
   function requireState(companyUuid: string): CompanyState {
     const state = states.get(companyUuid);
@@ -409,9 +429,11 @@ export function createMemoryStore(): Store {
     },
 
     ...dispatch.methods,
+    ...runs.methods,
 
     async close() {
       dispatch.clear();
+      runs.clear();
       settings.clear();
       companies.clear();
       companyCodes.clear();

@@ -44,6 +44,33 @@ export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
   attempts: Delivery['attempts'];
 }
 
+/** One message of a campaign run to one customer. `pending` until the channel answers. */
+export interface MessageRecord {
+  id: string;
+  company_uuid: string;
+  campaign_id: string;
+  customer_id: string;
+  phone_number: string;
+  /** The due time the run is for (ISO): one run per campaign and due time. */
+  run_key: string;
+  status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+  error: string | null;
+  provider_message_id: string | null;
+  /** The template variables as rendered for this customer. */
+  variables: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Message outcomes as a funnel: `sent` includes delivered and read, `delivered` includes read. */
+export interface MessageTotals {
+  total: number;
+  sent: number;
+  delivered: number;
+  read: number;
+  failed: number;
+}
+
 /** One attempt of a delivery, as the log keeps it. */
 export type DeliveryAttemptRecord = Delivery['attempts'][number];
 
@@ -198,6 +225,31 @@ export interface Store {
   getEvent(id: string): Promise<EventRecord | null>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
+
+  // ---- campaign runs (the scheduler; several instances may share one database) ----
+  /**
+   * Claims up to `limit` campaigns due to run: status scheduled or running, `next_run_at <= now`, not
+   * held by a live lease. Sets them `running`, leased to `claimToken` until `leaseUntil`. Concurrent
+   * claimers never get the same campaign; a run whose runner died is claimed again when its lease runs out.
+   */
+  claimDueCampaigns(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
+  /** Extends the lease of a campaign still held under `claimToken`; false when the claim was lost. */
+  extendCampaignClaim(id: string, claimToken: string, leaseUntil: string): Promise<boolean>;
+  /**
+   * Ends a run held under `claimToken`: sets status, next_run_at and endDate and releases the lease.
+   * False (nothing written) when the claim was lost.
+   */
+  finishCampaignRun(id: string, claimToken: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
+  /** Records a message unless the run already has one for that customer; true when it was inserted. */
+  insertMessage(message: MessageRecord): Promise<boolean>;
+  /** Sets a message's outcome. */
+  updateMessage(id: string, patch: Pick<MessageRecord, 'status' | 'error' | 'provider_message_id'>, now: string): Promise<void>;
+  /** The messages of one run (to resume it). */
+  listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
+  /** Message outcome totals of the company, and per campaign with its runs (distinct run keys) and last run. */
+  messageTotals(companyUuid: string): Promise<{ company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: number; last_run_at: string | null }> }>;
+  /** Releases leases that ran out (a runner died) so the campaigns show `scheduled` again; returns how many. Sync calls it. */
+  releaseExpiredCampaignClaims(companyUuid: string, now: string): Promise<number>;
 
   // ---- dispatch (the webhook dispatcher; several instances may share one database) ----
   /**

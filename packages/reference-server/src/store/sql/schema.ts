@@ -6,7 +6,7 @@
  */
 import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
 import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, text, unique } from 'drizzle-orm/pg-core';
-import type { DeliveryRecord, OrderRecord } from '../types.ts';
+import type { DeliveryRecord, MessageRecord, OrderRecord } from '../types.ts';
 
 /**
  * An identifier column: text compared byte-wise (`COLLATE "C"`), so "oldest first, then by id"
@@ -95,9 +95,14 @@ export const campaigns = pgTable(
     next_run_at: timestamp('next_run_at'),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
+    /** The scheduler running it and until when: a run whose lease ran out (its runner died) is resumed by another. */
+    claim_token: text('claim_token'),
+    locked_until: timestamp('locked_until'),
   },
   (t) => [
     unique('campaigns_company_name_unique').on(t.company_uuid, t.name),
+    // The scheduler's claim: due campaigns by next_run_at.
+    index('campaigns_next_run_idx').on(t.next_run_at),
     // Also the index listCampaigns pages over (seq ranges within a company); no second index needed.
     unique('campaigns_company_seq_unique').on(t.company_uuid, t.seq),
   ],
@@ -239,21 +244,32 @@ export const deliveries = pgTable(
   ],
 );
 
-/** One message a campaign run sends to one customer (written by campaign execution; nothing writes it yet). */
-export const messages = pgTable('messages', {
-  id: id('id').primaryKey(),
-  company_uuid: id('company_uuid')
-    .notNull()
-    .references(() => companies.uuid),
-  campaign_id: id('campaign_id').notNull(),
-  customer_id: id('customer_id').notNull(),
-  phone_number: text('phone_number').notNull(),
-  status: text('status').notNull(),
-  error: text('error'),
-  run_key: text('run_key').notNull(),
-  created_at: timestamp('created_at').notNull(),
-  updated_at: timestamp('updated_at').notNull(),
-});
+/** One message a campaign run sends to one customer: at most one per (campaign, run, customer). */
+export const messages = pgTable(
+  'messages',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    campaign_id: id('campaign_id').notNull(),
+    customer_id: id('customer_id').notNull(),
+    phone_number: text('phone_number').notNull(),
+    status: text('status').$type<MessageRecord['status']>().notNull(),
+    error: text('error'),
+    run_key: text('run_key').notNull(),
+    provider_message_id: text('provider_message_id'),
+    variables: jsonb('variables').$type<Record<string, string>>().notNull().default({}),
+    created_at: timestamp('created_at').notNull(),
+    updated_at: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    // A resumed run never messages a customer twice.
+    unique('messages_run_customer_unique').on(t.campaign_id, t.run_key, t.customer_id),
+    // The report: counts by status per company and per campaign.
+    index('messages_company_campaign_status_idx').on(t.company_uuid, t.campaign_id, t.status),
+  ],
+);
 
 /** Every table, for drizzle's `schema` option and for tests that empty the database. */
 export const schema = { settings, companies, templates, campaigns, orders, customers, events, webhookEndpoints, deliveries, messages };

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 import { iso, pageOffset } from '../shared.ts';
 import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
+import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
 import { importCustomers, type SqlDatabase, syncCustomers, writeOrder } from './orders.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
@@ -119,7 +120,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
           const [row] = await tx
             .insert(campaigns)
             .values({ ...campaign, seq: counter.seq })
-            .returning();
+            .returning(campaignColumns);
           if (!row) throw new Error('The campaign was not inserted.');
           return row;
         });
@@ -133,7 +134,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
     async getCampaign(companyUuid, id) {
       const [row] = await db
-        .select()
+        .select(campaignColumns)
         .from(campaigns)
         .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)));
       return row ?? null;
@@ -142,7 +143,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       // Campaigns are never deleted and seqs are dense, so a page is a seq range read from the unique index.
       const from = pageOffset(page);
       const items = await db
-        .select()
+        .select(campaignColumns)
         .from(campaigns)
         .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, from + page.limit)))
         .orderBy(campaigns.seq);
@@ -154,7 +155,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
         .update(campaigns)
         .set({ ...changes, updated_at: iso(now) })
         .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)))
-        .returning();
+        .returning(campaignColumns);
       return row ?? null;
     },
     async countCampaignsByStatus(companyUuid) {
@@ -309,6 +310,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
 
     ...dispatch.methods,
+    ...createSqlCampaignRuns(db),
 
     async close() {
       await dispatch.close();

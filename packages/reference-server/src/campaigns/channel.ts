@@ -1,0 +1,52 @@
+import type { RenderedTemplate } from './render.ts';
+
+/** One template message to one phone number. */
+export interface OutboundMessage {
+  /** E.164 phone number. */
+  to: string;
+  template: RenderedTemplate;
+  /** Stable for the (campaign, run, customer): adapters may use it to deduplicate. */
+  key: string;
+}
+
+/** What the channel said about a message. */
+export interface SendResult {
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  providerMessageId: string | null;
+  error: string | null;
+}
+
+/** A messaging channel: the simulated one by default, WhatsApp Cloud API for real. */
+export interface ChannelAdapter {
+  readonly name: string;
+  send(message: OutboundMessage): Promise<SendResult>;
+}
+
+/** FNV-1a over a string, to a float in [0, 1). */
+function unitHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
+
+/**
+ * A channel that sends nothing and answers deterministically from the message key: `failureRate` of
+ * messages fail; of the rest, 60% are read, 25% delivered and 15% only sent. The same key always
+ * gets the same outcome.
+ */
+export function createSimulatedChannel(opts: { failureRate?: number } = {}): ChannelAdapter {
+  const failureRate = opts.failureRate ?? 0.05;
+  return {
+    name: 'simulated',
+    async send(message) {
+      const u = unitHash(message.key);
+      const id = `sim_${Math.floor(u * 2 ** 32).toString(36)}`;
+      if (u < failureRate) return { status: 'failed', providerMessageId: null, error: 'simulated failure: the number is not on WhatsApp' };
+      const v = (u - failureRate) / (1 - failureRate);
+      return { status: v < 0.6 ? 'read' : v < 0.85 ? 'delivered' : 'sent', providerMessageId: id, error: null };
+    },
+  };
+}

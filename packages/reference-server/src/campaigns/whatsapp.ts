@@ -1,0 +1,79 @@
+import type { ChannelAdapter, OutboundMessage } from './channel.ts';
+
+/** Settings of the WhatsApp Cloud API channel. */
+export interface WhatsAppOptions {
+  /** A system-user access token of the WhatsApp Business account. */
+  accessToken: string;
+  /** The sending phone number's id. */
+  phoneNumberId: string;
+  /** Base URL, default `https://graph.facebook.com/v21.0`. */
+  baseUrl?: string;
+  fetch?: (request: Request) => Promise<Response>;
+  timeoutMs?: number;
+}
+
+const text = (t: string) => ({ type: 'text', text: t });
+
+/** The Cloud API request body for one template message (header, body and carousel cards). */
+export function whatsappTemplateBody(message: OutboundMessage) {
+  const { template } = message;
+  const components: Record<string, unknown>[] = [];
+  if (template.header.length > 0) components.push({ type: 'header', parameters: template.header.map(text) });
+  if (template.body.length > 0) components.push({ type: 'body', parameters: template.body.map(text) });
+  if (template.cards.length > 0) {
+    components.push({
+      type: 'carousel',
+      cards: template.cards.map((card, card_index) => ({
+        card_index,
+        components: [
+          { type: 'header', parameters: [{ type: 'image', image: { link: card.image_url } }] },
+          ...(card.body.length > 0 ? [{ type: 'body', parameters: card.body.map(text) }] : []),
+        ],
+      })),
+    });
+  }
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: message.to.replace(/^\+/, ''),
+    type: 'template',
+    template: { name: template.name, language: { code: template.language }, ...(components.length > 0 ? { components } : {}) },
+  };
+}
+
+/**
+ * Sends template messages through the WhatsApp Cloud API (`POST /{phone-number-id}/messages`).
+ * An accepted message is `sent` with its `wamid`; delivery and read receipts arrive later through
+ * WhatsApp's own status webhooks, which this adapter does not receive.
+ */
+export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
+  const base = (opts.baseUrl ?? 'https://graph.facebook.com/v21.0').replace(/\/$/, '');
+  const send = opts.fetch ?? ((r: Request) => fetch(r));
+  return {
+    name: 'whatsapp',
+    async send(message) {
+      let res: Response;
+      try {
+        res = await send(
+          new Request(`${base}/${encodeURIComponent(opts.phoneNumberId)}/messages`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${opts.accessToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify(whatsappTemplateBody(message)),
+            signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+          }),
+        );
+      } catch (e) {
+        return { status: 'failed', providerMessageId: null, error: `WhatsApp did not answer: ${(e as Error).message}` };
+      }
+      const body = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[]; error?: { message?: string; code?: number } };
+      if (!res.ok) {
+        return {
+          status: 'failed',
+          providerMessageId: null,
+          error: `WhatsApp answered ${res.status}: ${body.error?.message ?? 'no error message'}${body.error?.code ? ` (code ${body.error.code})` : ''}`,
+        };
+      }
+      return { status: 'sent', providerMessageId: body.messages?.[0]?.id ?? null, error: null };
+    },
+  };
+}

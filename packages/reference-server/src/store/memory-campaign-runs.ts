@@ -1,0 +1,143 @@
+import type { CampaignRecord, MessageRecord, MessageTotals, Store } from './types.ts';
+
+type RunMethods = Pick<
+  Store,
+  | 'claimDueCampaigns'
+  | 'extendCampaignClaim'
+  | 'finishCampaignRun'
+  | 'insertMessage'
+  | 'updateMessage'
+  | 'listRunMessages'
+  | 'messageTotals'
+  | 'releaseExpiredCampaignClaims'
+>;
+
+const empty = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
+
+function count(t: MessageTotals, status: MessageRecord['status'], by: 1 | -1) {
+  t.total += by;
+  if (status === 'sent' || status === 'delivered' || status === 'read') t.sent += by;
+  if (status === 'delivered' || status === 'read') t.delivered += by;
+  if (status === 'read') t.read += by;
+  if (status === 'failed') t.failed += by;
+}
+
+/**
+ * The campaign-run half of the memory store. `campaigns` lists every company's campaigns; `setStatus`
+ * changes one's status keeping the store's per-status counts right.
+ */
+export function createMemoryCampaignRuns(deps: {
+  campaigns: () => Iterable<CampaignRecord>;
+  campaignById: (id: string) => CampaignRecord | undefined;
+  setStatus: (campaign: CampaignRecord, status: CampaignRecord['status']) => void;
+}) {
+  const claims = new Map<string, { token: string; until: string }>();
+  const messages = new Map<string, MessageRecord>();
+  /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
+  const byRunCustomer = new Map<string, string>();
+  const totals = new Map<string, { company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: Set<string> }> }>();
+
+  function totalsFor(m: MessageRecord) {
+    let t = totals.get(m.company_uuid);
+    if (!t) totals.set(m.company_uuid, (t = { company: empty(), campaigns: new Map() }));
+    let c = t.campaigns.get(m.campaign_id);
+    if (!c) t.campaigns.set(m.campaign_id, (c = { ...empty(), runs: new Set() }));
+    return { company: t.company, campaign: c };
+  }
+
+  const methods: RunMethods = {
+    async claimDueCampaigns({ now, leaseUntil, claimToken, limit }) {
+      const due: CampaignRecord[] = [];
+      for (const c of deps.campaigns()) {
+        if ((c.status !== 'scheduled' && c.status !== 'running') || !c.next_run_at || c.next_run_at > now) continue;
+        const claim = claims.get(c.id);
+        if (claim && claim.until >= now) continue;
+        due.push(c);
+      }
+      due.sort((a, b) => ((a.next_run_at as string) < (b.next_run_at as string) ? -1 : a.next_run_at === b.next_run_at ? (a.id < b.id ? -1 : 1) : 1));
+      return due.slice(0, limit).map((c) => {
+        claims.set(c.id, { token: claimToken, until: leaseUntil });
+        deps.setStatus(c, 'running');
+        c.updated_at = now;
+        return structuredClone(c);
+      });
+    },
+
+    async extendCampaignClaim(id, claimToken, leaseUntil) {
+      const claim = claims.get(id);
+      if (claim?.token !== claimToken) return false;
+      claim.until = leaseUntil;
+      return true;
+    },
+
+    async finishCampaignRun(id, claimToken, patch, now) {
+      const c = deps.campaignById(id);
+      if (!c || claims.get(id)?.token !== claimToken) return false;
+      claims.delete(id);
+      deps.setStatus(c, patch.status);
+      c.next_run_at = patch.next_run_at;
+      c.endDate = patch.endDate;
+      c.updated_at = now;
+      return true;
+    },
+
+    async insertMessage(message) {
+      const key = `${message.campaign_id}\u0000${message.run_key}\u0000${message.customer_id}`;
+      if (byRunCustomer.has(key)) return false;
+      byRunCustomer.set(key, message.id);
+      messages.set(message.id, structuredClone(message));
+      const t = totalsFor(message);
+      count(t.company, message.status, 1);
+      count(t.campaign, message.status, 1);
+      t.campaign.runs.add(message.run_key);
+      return true;
+    },
+
+    async updateMessage(id, patch, now) {
+      const m = messages.get(id);
+      if (!m) return;
+      const t = totalsFor(m);
+      count(t.company, m.status, -1);
+      count(t.campaign, m.status, -1);
+      Object.assign(m, patch, { updated_at: now });
+      count(t.company, m.status, 1);
+      count(t.campaign, m.status, 1);
+    },
+
+    async listRunMessages(campaignId, runKey) {
+      return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => structuredClone(m));
+    },
+
+    async messageTotals(companyUuid) {
+      const t = totals.get(companyUuid);
+      const campaigns = new Map<string, MessageTotals & { runs: number; last_run_at: string | null }>();
+      for (const [id, c] of t?.campaigns ?? []) {
+        const { runs, ...counts } = c;
+        campaigns.set(id, { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null });
+      }
+      return { company: { ...(t?.company ?? empty()) }, campaigns };
+    },
+
+    async releaseExpiredCampaignClaims(companyUuid, now) {
+      let released = 0;
+      for (const c of deps.campaigns()) {
+        const claim = claims.get(c.id);
+        if (c.company_uuid !== companyUuid || c.status !== 'running' || !claim || claim.until >= now) continue;
+        claims.delete(c.id);
+        deps.setStatus(c, 'scheduled');
+        c.updated_at = now;
+        released++;
+      }
+      return released;
+    },
+  };
+  return {
+    methods,
+    clear() {
+      claims.clear();
+      messages.clear();
+      byRunCustomer.clear();
+      totals.clear();
+    },
+  };
+}
