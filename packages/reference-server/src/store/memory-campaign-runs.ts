@@ -39,9 +39,15 @@ export function createMemoryCampaignRuns(deps: {
 
   function totalsFor(m: MessageRecord) {
     let t = totals.get(m.company_uuid);
-    if (!t) totals.set(m.company_uuid, (t = { company: empty(), campaigns: new Map() }));
+    if (!t) {
+      t = { company: empty(), campaigns: new Map() };
+      totals.set(m.company_uuid, t);
+    }
     let c = t.campaigns.get(m.campaign_id);
-    if (!c) t.campaigns.set(m.campaign_id, (c = { ...empty(), runs: new Set() }));
+    if (!c) {
+      c = { ...empty(), runs: new Set<string>() };
+      t.campaigns.set(m.campaign_id, c);
+    }
     return { company: t.company, campaign: c };
   }
 
