@@ -1,5 +1,6 @@
 import { type OperationSpec, operations } from '@engagekit/contract';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
 import { createTokenService } from './http/auth.ts';
@@ -59,6 +60,16 @@ export function createApp(deps: AppDeps) {
     c.header('x-request-id', requestId);
   });
 
+  // Bearer tokens, not cookies, carry the credentials: any origin may call the API from a browser.
+  app.use(
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
+      exposeHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    }),
+  );
   registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
   docsRoutes(app, deps.docsBundle);
   settingsRoutes(app);

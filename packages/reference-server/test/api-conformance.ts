@@ -89,6 +89,18 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(s.headers.get('x-request-id')).toMatch(/^req_/);
       });
 
+      it('answers CORS preflights so browsers may call it with a bearer token', async () => {
+        const r = await t.fetch(`/agency/getCampaignData?uuid=${A().uuid}`, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://app.partner.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        });
+        expect(r.status).toBeLessThan(300);
+        expect(r.headers.get('access-control-allow-origin')).toBe('*');
+        expect(r.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+        const g = await t.fetch('/api/v2/health', { headers: { origin: 'https://app.partner.example' } });
+        expect(g.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('x-request-id');
+      });
+
       it('answers an unknown route 404 and a wrong method 405, in the error envelope', async () => {
         const r = await call('GET', '/agency/nothing-here');
         expect(r.status).toBe(404);

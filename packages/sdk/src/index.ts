@@ -1,1 +1,34 @@
-export {};
+/**
+ * @engagekit/sdk: the typed client for the engagekit API. Webhook verification lives in
+ * `@engagekit/sdk/webhooks`, response validation against the contract in `@engagekit/sdk/validate`.
+ */
+export { APIPromise, type WithResponse } from './api-promise.ts';
+export {
+  type CampaignPage,
+  type ClientOptions,
+  type CustomerPage,
+  createClient,
+  type EngageClient,
+  type FetchLike,
+  type ListRequestOptions,
+  type RequestOptions,
+  type ResponseValidator,
+} from './client.ts';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  EngageError,
+  InternalServerError,
+  type Issue,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+} from './errors.ts';
+export type { ValidatedAnswer } from './internal/request.ts';
+export { type Page, PagePromise } from './pagination.ts';
+export type * from './types.ts';

@@ -540,13 +540,13 @@ export interface components {
              * @default en
              * @example en
              */
-            language: string;
+            language?: string;
             /**
              * @description Variables the template header declares.
              * @default []
              * @example []
              */
-            header_variable: string[];
+            header_variable?: string[];
             /**
              * @description Variables the template body declares.
              * @default []
@@ -554,7 +554,7 @@ export interface components {
              *       "first_name"
              *     ]
              */
-            body_variable: string[];
+            body_variable?: string[];
             /**
              * @description A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`.
              * @default {}
@@ -562,7 +562,7 @@ export interface components {
              *       "first_name": "{{customer.firstName}}"
              *     }
              */
-            variables: {
+            variables?: {
                 [key: string]: string;
             };
             /** @description Carousel cards, for carousel templates. */
@@ -580,7 +580,7 @@ export interface components {
              *       "10%"
              *     ]
              */
-            card_body_variables: string[];
+            card_body_variables?: string[];
         };
         AddOrderBody: {
             /**
@@ -893,7 +893,7 @@ export interface components {
              * @default UTC
              * @example Asia/Kolkata
              */
-            timezone: string;
+            timezone?: string;
         };
         CreateTokenBody: {
             /**
@@ -909,7 +909,7 @@ export interface components {
              * @default 2592000
              * @example 2592000
              */
-            expires_in: number;
+            expires_in?: number;
         };
         /**
          * @description `agency` for the agency operations, `orders` for the order operations.
@@ -956,14 +956,14 @@ export interface components {
              *       "order.updated"
              *     ]
              */
-            events: components["schemas"]["EventType"][];
+            events?: components["schemas"]["EventType"][];
             /**
              * @default
              * @example Order sync to our warehouse
              */
-            description: string;
+            description?: string;
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
         };
         /**
          * @example order.created
@@ -995,14 +995,14 @@ export interface components {
              * @default 86400
              * @example 86400
              */
-            grace_period_s: number;
+            grace_period_s?: number;
         };
         TestEventBody: {
             /**
              * @description The type of the sample event.
              * @default order.created
              */
-            event_type: components["schemas"]["EventType"];
+            event_type?: components["schemas"]["EventType"];
         };
         /**
          * @example succeeded

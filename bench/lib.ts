@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+/** One row of bench/results/latest.json. */
+export interface Row {
+  id: string;
+  metric: string;
+  ours: number;
+  peer: number | null;
+  ratio: number | null;
+  unit: string;
+  better: 'lower' | 'higher';
+  goal?: string;
+  met?: boolean | null;
+  note?: string;
+}
+
+/** A benchmark: measures ours and its peer in the same run, several rounds, and reports medians. */
+export interface Bench {
+  id: string;
+  run(): Promise<Row | Row[]>;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+};
+
+/** Requests a second against `url` from `connections` connections for `seconds`. */
+export async function loadTest(opts: { url: string; connections: number; seconds: number; headers?: Record<string, string> }): Promise<number> {
+  const result = await autocannon({ url: opts.url, connections: opts.connections, duration: opts.seconds, headers: opts.headers ?? {} });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load test on ${opts.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** Runs `ours` and `peer` alternately for `rounds` rounds and gives each one's median. */
+export async function sideBySide(rounds: number, ours: () => Promise<number>, peer: () => Promise<number>) {
+  const o: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    o.push(await ours());
+    p.push(await peer());
+  }
+  return { ours: median(o), peer: median(p), samples: { ours: o, peer: p } };
+}
+
+/** A bare node:http server in its own process answering every request with `body`: the peer of the server rows. */
+export async function startPeerServer(body: string, contentType = 'application/json'): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [new URL('./peer-server.ts', import.meta.url).pathname], {
+    env: { ...process.env, PEER_BODY: body, PEER_TYPE: contentType },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    child.stdout.on('data', (d) => {
+      const m = /listening on (\S+)/.exec(String(d));
+      if (m?.[1]) ok(m[1]);
+    });
+    child.once('exit', (code) => fail(new Error(`peer server exited ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((ok) => {
+        child.once('exit', () => ok());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function row(r: Omit<Row, 'ratio' | 'met'> & { goal?: string; check?: (ratio: number, ours: number) => boolean }): Row {
+  const ratio = r.peer === null || r.peer === 0 ? null : r.ours / r.peer;
+  const { check, ...rest } = r;
+  return { ...rest, ratio: ratio === null ? null : Math.round(ratio * 1000) / 1000, met: check ? check(ratio ?? Number.NaN, r.ours) : null };
+}

@@ -1,0 +1,95 @@
+import pg from 'pg';
+import { type Bench, loadTest, median, row, sideBySide, startPeerServer } from '../lib.ts';
+import { benchServer } from './setup.ts';
+
+const SECONDS = 4;
+const ROUNDS = 3;
+
+/** Reference server getCampaign req/s at 50 connections vs a bare node:http server answering the same body. */
+export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench {
+  const id = `server.read.${database === 'postgres' ? 'pg' : 'pglite'}.vs-node-http`;
+  return {
+    id,
+    async run() {
+      const s = await benchServer(database);
+      try {
+        const path = `/agency/getCampaign/${s.campaignId}?uuid=${s.uuid}`;
+        const headers = { authorization: `Bearer ${s.token}` };
+        const body = await (await fetch(s.url + path, { headers })).text();
+        const peer = await startPeerServer(body);
+        try {
+          const r = await sideBySide(
+            ROUNDS,
+            () => loadTest({ url: s.url + path, connections: 50, seconds: SECONDS, headers }),
+            () => loadTest({ url: peer.url + path, connections: 50, seconds: SECONDS }),
+          );
+          return row({
+            id,
+            metric: 'getCampaign req/s, 50 connections',
+            ours: Math.round(r.ours),
+            peer: Math.round(r.peer),
+            unit: 'req/s',
+            better: 'higher',
+            goal: `>= ${goal}`,
+            check: (ratio) => ratio >= goal,
+          });
+        } finally {
+          await peer.stop();
+        }
+      } finally {
+        await s.stop();
+      }
+    },
+  };
+}
+
+/** getCampaignData latency at page 10,000 (limit 10) with 100,000 campaigns vs page 1, on PostgreSQL. */
+export const deepPage: Bench = {
+  id: 'server.deep-page',
+  async run() {
+    const s = await benchServer('postgres');
+    try {
+      const db = new pg.Client({ connectionString: s.databaseUrl });
+      await db.connect();
+      // 100,000 campaigns straight into the table (the API would take minutes), with the per-company seq the store keeps.
+      await db.query(
+        `INSERT INTO campaigns (id, company_uuid, seq, name, status, schedule_type, schedule, days, template_payload, next_run_at, created_at, updated_at)
+         SELECT 'cmp_bench_' || g, $1, g + 1, 'bench ' || g, 'scheduled', 'once', '2099-01-01', NULL, c.template_payload, NULL, now(), now()
+           FROM generate_series(1, 99999) AS g, (SELECT template_payload FROM campaigns WHERE company_uuid = $1 LIMIT 1) AS c`,
+        [s.uuid],
+      );
+      await db.query('UPDATE companies SET campaign_seq = 100000 WHERE uuid = $1', [s.uuid]);
+      await db.query('ANALYZE campaigns');
+      await db.end();
+      const headers = { authorization: `Bearer ${s.token}` };
+      const latency = async (page: number) => {
+        const times: number[] = [];
+        for (let i = 0; i < 300; i++) {
+          const t0 = performance.now();
+          const res = await fetch(`${s.url}/agency/getCampaignData?uuid=${s.uuid}&page=${page}&limit=10`, { headers });
+          const json = await res.json();
+          if (!res.ok || json.data.length !== 10) throw new Error(`page ${page}: ${res.status}`);
+          times.push(performance.now() - t0);
+        }
+        return median(times.slice(50));
+      };
+      const r = await sideBySide(
+        ROUNDS,
+        () => latency(10_000),
+        () => latency(1),
+      );
+      return row({
+        id: 'server.deep-page',
+        metric: 'getCampaignData p50 latency, page 10,000 vs page 1 (100,000 campaigns, PostgreSQL)',
+        ours: Math.round(r.ours * 100) / 100,
+        peer: Math.round(r.peer * 100) / 100,
+        unit: 'ms',
+        better: 'lower',
+        goal: '<= 2',
+        check: (ratio) => ratio <= 2,
+      });
+    } finally {
+      await s.stop();
+    }
+  },
+};

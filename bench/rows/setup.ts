@@ -1,0 +1,48 @@
+import { freshDatabase, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
+
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** A reference server process on PostgreSQL (a fresh database) or PGlite, with a company, a token and a campaign. */
+export async function benchServer(database: 'postgres' | 'pglite', env: Record<string, string> = {}) {
+  const extra: Record<string, string> = { ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', DEMO_COMPANY: '0', WEBHOOK_ALLOW_PRIVATE: '1', ...env };
+  let drop = async () => {};
+  if (database === 'postgres') {
+    const db = await freshDatabase('bench');
+    if (!db) throw new Error('DATABASE_URL is needed for the PostgreSQL rows');
+    extra.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  const server: ServerProcess = await startServerProcess(extra, 60_000);
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const company = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Bench', company_id: 'BENCH' });
+  const { token } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+  const campaign = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, token, {
+    name: 'bench',
+    schedule_type: 'once',
+    schedule: '2099-01-01T00:00:00Z',
+    template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+  });
+  return {
+    server,
+    url: server.url,
+    databaseUrl: extra.DATABASE_URL,
+    uuid: company.uuid as string,
+    companyId: company.company_id as string,
+    token: token as string,
+    campaignId: campaign.id as string,
+    call,
+    async stop() {
+      await server.stop();
+      await drop();
+    },
+  };
+}

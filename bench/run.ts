@@ -1,0 +1,71 @@
+/**
+ * `pnpm bench`: every benchmark on 127.0.0.1, ours and its peer side by side in the same run, a few
+ * rounds each, medians. Prints a table and writes bench/results/latest.json.
+ * `pnpm bench server.` runs only the rows whose id starts with an argument.
+ */
+
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { Bench, Row } from './lib.ts';
+import { report100k } from './rows/report.ts';
+import { deepPage, serverRead } from './rows/server.ts';
+import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
+
+// The PostgreSQL rows make their own databases on this server.
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+
+const benches: Bench[] = [serverRead('postgres', 0.25), serverRead('pglite', 0.1), deepPage, report100k, deliveryRate, deliveryLatency];
+
+const filters = process.argv.slice(2);
+const chosen = benches.filter((b) => filters.length === 0 || filters.some((f) => b.id.startsWith(f)));
+const rows: Row[] = [];
+const started = Date.now();
+for (const bench of chosen) {
+  const t0 = Date.now();
+  process.stdout.write(`${bench.id} ... `);
+  try {
+    const r = await bench.run();
+    rows.push(...(Array.isArray(r) ? r : [r]));
+    console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (e) {
+    console.log(`FAILED: ${(e as Error).message}`);
+    rows.push({
+      id: bench.id,
+      metric: 'failed to run',
+      ours: Number.NaN,
+      peer: null,
+      ratio: null,
+      unit: '',
+      better: 'higher',
+      met: false,
+      note: (e as Error).message,
+    });
+  }
+}
+
+const fmt = (n: number | null) =>
+  n === null || Number.isNaN(n) ? '—' : n >= 100 ? Math.round(n).toLocaleString('en-US') : String(Math.round(n * 1000) / 1000);
+console.log(`\n${'id'.padEnd(34)} ${'ours'.padStart(10)} ${'peer'.padStart(10)} ${'ratio'.padStart(7)}  ${'unit'.padEnd(9)} ${'goal'.padEnd(22)} met`);
+for (const r of rows) {
+  console.log(
+    `${r.id.padEnd(34)} ${fmt(r.ours).padStart(10)} ${fmt(r.peer).padStart(10)} ${fmt(r.ratio).padStart(7)}  ${r.unit.padEnd(9)} ${(r.goal ?? 'report').padEnd(22)} ${r.met === null || r.met === undefined ? '' : r.met ? 'yes' : 'NO'}`,
+  );
+}
+console.log(
+  `\n${rows.length} rows in ${Math.round((Date.now() - started) / 1000)} s on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
+
+if (filters.length === 0) {
+  writeFileSync(
+    new URL('./results/latest.json', import.meta.url),
+    `${JSON.stringify(
+      rows.map(({ id, metric, ours, peer, ratio, unit, better }) => ({ id, metric, ours, peer, ratio, unit, better })),
+      null,
+      2,
+    )}\n`,
+  );
+  writeFileSync(
+    new URL('./results/latest-details.json', import.meta.url),
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, rows }, null, 2)}\n`,
+  );
+}

@@ -1,0 +1,2979 @@
+// Generated from packages/contract/openapi.yaml by openapi-typescript (`pnpm --filter @engagekit/sdk generate`). Do not edit.
+export interface paths {
+    "/agency/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the company
+         * @description Re-derives customers from orders, refreshes campaign statuses and report aggregates, and answers with what changed. The answer carries `status: true` beside `success`, as the public docs show. Needs a company token with the `agency` scope.
+         */
+        post: operations["sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a template
+         * @description Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted`; without it, `failed` with a reason. Needs a company token with the `agency` scope.
+         */
+        post: operations["submitTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/createCampaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a campaign
+         * @description Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). Needs a company token with the `agency` scope.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/getCampaignData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List campaigns
+         * @description Pages through the company’s campaigns, oldest first (by creation, then id), so pages stay stable while new campaigns arrive. Needs a company token with the `agency` scope.
+         */
+        get: operations["getCampaignData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/getCampaign/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a campaign
+         * @description One campaign of the company. An unknown id answers 404. Needs a company token with the `agency` scope.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/getCustomers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers
+         * @description Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first. `paging` gives the previous and next page numbers. Needs a company token with the `agency` scope.
+         */
+        get: operations["getCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agency/reportingCampaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the campaign report
+         * @description Campaign counts by status, message outcomes, customers and orders, with a per-campaign breakdown. A company without customers answers 404 "Users not found with the provided uuid". Needs a company token with the `agency` scope.
+         */
+        get: operations["reportingCampaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/order/addOrder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or update an order
+         * @description Inserts the order, or updates it when `(company_id, company_order_id)` exists: 201 when created, 200 when updated. `company_id` must be the token’s company (403 otherwise). Needs a company token with the `orders` scope.
+         */
+        post: operations["addOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/order/updateOrder/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update an order
+         * @description Updates the fields given of the order whose `company_order_id` is `orderId`, within the body’s `company_id`, which must be the token’s company (403 otherwise) and never changes. An unknown order is a 404. PATCH and POST are accepted too. Needs a company token with the `orders` scope.
+         */
+        put: operations["updateOrder"];
+        /**
+         * Update an order (POST)
+         * @description The same as `updateOrder`, accepted with POST for compatibility. Updates the fields given of the order whose `company_order_id` is `orderId`, within the body’s `company_id`, which must be the token’s company (403 otherwise) and never changes. An unknown order is a 404. PATCH and POST are accepted too. Needs a company token with the `orders` scope.
+         */
+        post: operations["updateOrderWithPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an order (PATCH)
+         * @description The same as `updateOrder`, accepted with PATCH for compatibility. Updates the fields given of the order whose `company_order_id` is `orderId`, within the body’s `company_id`, which must be the token’s company (403 otherwise) and never changes. An unknown order is a 404. PATCH and POST are accepted too. Needs a company token with the `orders` scope.
+         */
+        patch: operations["updateOrderWithPatch"];
+        trace?: never;
+    };
+    "/api/v2/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health check
+         * @description Whether the server and its database answer. Public.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List companies
+         * @description Pages through every company, oldest first.
+         */
+        get: operations["listCompanies"];
+        put?: never;
+        /**
+         * Create a company
+         * @description Creates a company with a fresh UUID. `company_id` (the code orders carry) is generated when absent and must be unique (409).
+         */
+        post: operations["createCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a company
+         * @description One company by UUID.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a company token
+         * @description Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import customers
+         * @description Adds customers who have no orders yet, keyed by phone number; an existing customer is updated.
+         */
+        post: operations["importCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The company’s webhook endpoints, oldest first. Takes the admin token, or a company token of this company.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint, with its secret. Takes the admin token, or a company token of this company.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint; pending deliveries to it are dropped. Takes the admin token, or a company token of this company.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing. Takes the admin token, or a company token of this company.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook secret
+         * @description Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret. Takes the admin token, or a company token of this company.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery. Takes the admin token, or a company token of this company.
+         */
+        post: operations["sendTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries
+         * @description The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt). Takes the admin token, or a company token of this company.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver
+         * @description Queues the delivery again, now, with the same event id and payload. Takes the admin token, or a company token of this company.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The order.created event
+         * @description An order was added. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.
+         */
+        post: operations["orderCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The order.updated event
+         * @description An order was updated. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.
+         */
+        post: operations["orderUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        SubmitTemplateBody: {
+            /**
+             * @description The WhatsApp template name.
+             * @example savetem
+             */
+            template_name: string;
+            /**
+             * @description The sending phone number, as the messaging account knows it.
+             * @example 6363978748
+             */
+            phone_number: string;
+            /**
+             * @description The WhatsApp message-template id; without it the template is recorded as failed.
+             * @example wamkskdfj-lkskfdkskf
+             */
+            wam_id?: string;
+        };
+        CreateCampaignBody: {
+            /**
+             * @description Campaign name, unique within the company.
+             * @example temp3
+             */
+            name: string;
+            schedule_type: components["schemas"]["ScheduleType"];
+            /**
+             * Format: date-time
+             * @description When a `once` campaign runs; when a `recurring` one starts.
+             * @example 2025-01-15T10:00:00Z
+             */
+            schedule: string;
+            /** @description Required for `recurring`: the weekdays and times it runs. */
+            days?: components["schemas"]["Days"];
+            template_payload: components["schemas"]["TemplatePayload"];
+        };
+        /**
+         * @example once
+         * @enum {string}
+         */
+        ScheduleType: "once" | "recurring";
+        /**
+         * @description Weekday to times of day (24h HH:MM).
+         * @example {
+         *       "monday": [
+         *         "09:00",
+         *         "18:30"
+         *       ],
+         *       "friday": [
+         *         "10:00"
+         *       ]
+         *     }
+         */
+        Days: {
+            monday?: string[];
+            tuesday?: string[];
+            wednesday?: string[];
+            thursday?: string[];
+            friday?: string[];
+            saturday?: string[];
+            sunday?: string[];
+        };
+        /** @description The template a campaign sends, with its variables and their values. */
+        TemplatePayload: {
+            /**
+             * @description The WhatsApp template name.
+             * @example carousel_offer
+             */
+            template_name: string;
+            /**
+             * @default en
+             * @example en
+             */
+            language?: string;
+            /**
+             * @description Variables the template header declares.
+             * @default []
+             * @example []
+             */
+            header_variable?: string[];
+            /**
+             * @description Variables the template body declares.
+             * @default []
+             * @example [
+             *       "first_name"
+             *     ]
+             */
+            body_variable?: string[];
+            /**
+             * @description A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`.
+             * @default {}
+             * @example {
+             *       "first_name": "{{customer.firstName}}"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
+            /** @description Carousel cards, for carousel templates. */
+            cards?: components["schemas"]["CarouselCard"][];
+        };
+        CarouselCard: {
+            /**
+             * Format: uri
+             * @example https://example.com/image1.jpg
+             */
+            card_image_url: string;
+            /**
+             * @default []
+             * @example [
+             *       "10%"
+             *     ]
+             */
+            card_body_variables?: string[];
+        };
+        AddOrderBody: {
+            /**
+             * @description The company code.
+             * @example VERPL000972024
+             */
+            company_id: string;
+            /**
+             * @description The company's own order id.
+             * @example ORD-001
+             */
+            company_order_id: string;
+            /**
+             * @description Order total, >= 0.
+             * @example 1500.75
+             */
+            totalAmount: number;
+            /**
+             * @description Customer first name.
+             * @example John
+             */
+            firstName: string;
+            /**
+             * @description Phone number in E.164 form: "+" then 7 to 15 digits.
+             * @example +1234567890
+             */
+            phoneNumber: string;
+            /**
+             * @description Shipping postal code.
+             * @example 56789
+             */
+            postalCode: string;
+            /**
+             * @description Shipping street address.
+             * @example 123 Main Street
+             */
+            streetAddress1: string;
+            /**
+             * @description Customer last name.
+             * @example Doe
+             */
+            lastName?: string;
+            /**
+             * Format: email
+             * @example john.doe@example.com
+             */
+            email?: string;
+            /**
+             * @description Shipping address, second line.
+             * @example Apt 4B
+             */
+            streetAddress2?: string;
+            /**
+             * @description Shipping city.
+             * @example Springfield
+             */
+            city?: string;
+            /**
+             * @description Shipping state.
+             * @example Illinois
+             */
+            state?: string;
+            /**
+             * @description Delivery instructions.
+             * @example Leave package at the front door.
+             */
+            specialInstructions?: string;
+            products?: components["schemas"]["Product"][];
+            /**
+             * @description Billing street address.
+             * @example 456 Elm Street
+             */
+            billingStreetAddress1?: string;
+            /**
+             * @description Billing address, second line.
+             * @example Suite 202
+             */
+            billingStreetAddress2?: string;
+            /**
+             * @description Billing city.
+             * @example Springfield
+             */
+            billingCity?: string;
+            /**
+             * @description Billing state.
+             * @example Illinois
+             */
+            billingState?: string;
+            /**
+             * @description Billing postal code.
+             * @example 56789
+             */
+            billingPostalCode?: string;
+            /**
+             * Format: date
+             * @description Calendar date, YYYY-MM-DD.
+             * @example 2024-11-15
+             */
+            companyOrderDate?: string;
+            /**
+             * Format: date
+             * @description Calendar date, YYYY-MM-DD.
+             * @example 2024-11-20
+             */
+            companyOrderDueDate?: string;
+            /**
+             * @description Delivery status.
+             * @example Pending
+             */
+            companyOrderDeliveryStatus?: string;
+            /**
+             * @description Payment reference.
+             * @example PAY-123456
+             */
+            companyOrderPaymentReference?: string;
+            /**
+             * @description Order status.
+             * @example Processing
+             */
+            companyOrderStatus?: string;
+            /**
+             * @description Order description.
+             * @example Order description details
+             */
+            companyOrderDescription?: string;
+            /**
+             * @description Free-form object.
+             * @example {
+             *       "giftWrap": true
+             *     }
+             */
+            company_order_other_attributes_1?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Free-form object.
+             * @example {
+             *       "priorityDelivery": false
+             *     }
+             */
+            company_order_other_attributes_2?: {
+                [key: string]: unknown;
+            };
+        };
+        Product: {
+            /**
+             * @description Product id (a number is kept as text).
+             * @example 101
+             */
+            product_id: string | number;
+            /** @example 2 */
+            quantity: number;
+            /**
+             * @description Amount, >= 0.
+             * @example 500
+             */
+            price: number;
+        };
+        UpdateOrderBody: {
+            /**
+             * @description The company code.
+             * @example VERPL000972024
+             */
+            company_id: string;
+            /**
+             * @description Order total, >= 0.
+             * @example 1500.75
+             */
+            totalAmount?: number;
+            /**
+             * @description Customer first name.
+             * @example John
+             */
+            firstName?: string;
+            /**
+             * @description Phone number in E.164 form: "+" then 7 to 15 digits.
+             * @example +1234567890
+             */
+            phoneNumber?: string;
+            /**
+             * @description Shipping postal code.
+             * @example 56789
+             */
+            postalCode?: string;
+            /**
+             * @description Shipping street address.
+             * @example 123 Main Street
+             */
+            streetAddress1?: string;
+            /**
+             * @description Customer last name.
+             * @example Doe
+             */
+            lastName?: string;
+            /**
+             * Format: email
+             * @example john.doe@example.com
+             */
+            email?: string;
+            /**
+             * @description Shipping address, second line.
+             * @example Apt 4B
+             */
+            streetAddress2?: string;
+            /**
+             * @description Shipping city.
+             * @example Springfield
+             */
+            city?: string;
+            /**
+             * @description Shipping state.
+             * @example Illinois
+             */
+            state?: string;
+            /**
+             * @description Delivery instructions.
+             * @example Leave package at the front door.
+             */
+            specialInstructions?: string;
+            products?: components["schemas"]["Product"][];
+            /**
+             * @description Billing street address.
+             * @example 456 Elm Street
+             */
+            billingStreetAddress1?: string;
+            /**
+             * @description Billing address, second line.
+             * @example Suite 202
+             */
+            billingStreetAddress2?: string;
+            /**
+             * @description Billing city.
+             * @example Springfield
+             */
+            billingCity?: string;
+            /**
+             * @description Billing state.
+             * @example Illinois
+             */
+            billingState?: string;
+            /**
+             * @description Billing postal code.
+             * @example 56789
+             */
+            billingPostalCode?: string;
+            /**
+             * Format: date
+             * @description Calendar date, YYYY-MM-DD.
+             * @example 2024-11-15
+             */
+            companyOrderDate?: string;
+            /**
+             * Format: date
+             * @description Calendar date, YYYY-MM-DD.
+             * @example 2024-11-20
+             */
+            companyOrderDueDate?: string;
+            /**
+             * @description Delivery status.
+             * @example Pending
+             */
+            companyOrderDeliveryStatus?: string;
+            /**
+             * @description Payment reference.
+             * @example PAY-123456
+             */
+            companyOrderPaymentReference?: string;
+            /**
+             * @description Order status.
+             * @example Processing
+             */
+            companyOrderStatus?: string;
+            /**
+             * @description Order description.
+             * @example Order description details
+             */
+            companyOrderDescription?: string;
+            /**
+             * @description Free-form object.
+             * @example {
+             *       "giftWrap": true
+             *     }
+             */
+            company_order_other_attributes_1?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Free-form object.
+             * @example {
+             *       "priorityDelivery": false
+             *     }
+             */
+            company_order_other_attributes_2?: {
+                [key: string]: unknown;
+            };
+        };
+        CreateCompanyBody: {
+            /**
+             * @description Company name.
+             * @example Verma Retail
+             */
+            name: string;
+            /**
+             * @description The company code orders carry; generated when absent.
+             * @example VERPL000972024
+             */
+            company_id?: string;
+            /**
+             * @description IANA time zone for recurring campaign times.
+             * @default UTC
+             * @example Asia/Kolkata
+             */
+            timezone?: string;
+        };
+        CreateTokenBody: {
+            /**
+             * @description Both when absent.
+             * @example [
+             *       "agency",
+             *       "orders"
+             *     ]
+             */
+            scopes?: components["schemas"]["Scope"][];
+            /**
+             * @description Lifetime in seconds (default 30 days).
+             * @default 2592000
+             * @example 2592000
+             */
+            expires_in?: number;
+        };
+        /**
+         * @description `agency` for the agency operations, `orders` for the order operations.
+         * @enum {string}
+         */
+        Scope: "agency" | "orders";
+        ImportCustomersBody: {
+            customers: components["schemas"]["CustomerImport"][];
+        };
+        CustomerImport: {
+            /**
+             * @description Phone number in E.164 form: "+" then 7 to 15 digits.
+             * @example +1234567890
+             */
+            phoneNumber: string;
+            /**
+             * @description First name.
+             * @example Asha
+             */
+            firstName: string;
+            /**
+             * @description Last name.
+             * @example Rao
+             */
+            lastName?: string;
+            /**
+             * Format: email
+             * @example asha@example.com
+             */
+            email?: string;
+        };
+        CreateWebhookBody: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: http(s) to a public address.
+             * @example https://hooks.partner.example/engagekit
+             */
+            url: string;
+            /**
+             * @description Event types to receive; every type when empty or absent.
+             * @default []
+             * @example [
+             *       "order.created",
+             *       "order.updated"
+             *     ]
+             */
+            events?: components["schemas"]["EventType"][];
+            /**
+             * @default
+             * @example Order sync to our warehouse
+             */
+            description?: string;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /**
+         * @example order.created
+         * @enum {string}
+         */
+        EventType: "order.created" | "order.updated";
+        UpdateWebhookBody: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: http(s) to a public address.
+             * @example https://hooks.partner.example/engagekit
+             */
+            url?: string;
+            /**
+             * @description Event types to receive; every type when empty or absent.
+             * @example [
+             *       "order.created",
+             *       "order.updated"
+             *     ]
+             */
+            events?: components["schemas"]["EventType"][];
+            /** @example Order sync to our warehouse */
+            description?: string;
+            enabled?: boolean;
+        };
+        RotateSecretBody: {
+            /**
+             * @description How long the old secret still signs beside the new one (default 24 h).
+             * @default 86400
+             * @example 86400
+             */
+            grace_period_s?: number;
+        };
+        TestEventBody: {
+            /**
+             * @description The type of the sample event.
+             * @default order.created
+             */
+            event_type?: components["schemas"]["EventType"];
+        };
+        /**
+         * @example succeeded
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @description An order was added. */
+        OrderCreatedEvent: {
+            /**
+             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
+             * @example evt_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @constant */
+            type: "order.created";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            data: {
+                /** @description The order as it was right after the change. */
+                order: components["schemas"]["Order"];
+            };
+            /** @description True on test events sent from the admin API or the settings page. */
+            test?: boolean;
+        };
+        /** @description An order as stored. */
+        Order: {
+            /**
+             * @description Opaque identifier.
+             * @example ord_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example VERPL000972024 */
+            company_id: string;
+            /** @example ORD-001 */
+            company_order_id: string;
+            /** @example 1500.75 */
+            totalAmount: number;
+            /** @example John */
+            firstName: string;
+            /** @example Doe */
+            lastName: string | null;
+            /** @example +1234567890 */
+            phoneNumber: string;
+            /** @example john.doe@example.com */
+            email: string | null;
+            /** @example 56789 */
+            postalCode: string;
+            /** @example 123 Main Street */
+            streetAddress1: string;
+            /** @example Apt 4B */
+            streetAddress2: string | null;
+            /** @example Springfield */
+            city: string | null;
+            /** @example Illinois */
+            state: string | null;
+            /** @example Leave package at the front door. */
+            specialInstructions: string | null;
+            products: components["schemas"]["Product"][];
+            /** @example 456 Elm Street */
+            billingStreetAddress1: string | null;
+            /** @example Suite 202 */
+            billingStreetAddress2: string | null;
+            /** @example Springfield */
+            billingCity: string | null;
+            /** @example Illinois */
+            billingState: string | null;
+            /** @example 56789 */
+            billingPostalCode: string | null;
+            /** @example 2024-11-15 */
+            companyOrderDate: string | null;
+            /** @example 2024-11-20 */
+            companyOrderDueDate: string | null;
+            /** @example Pending */
+            companyOrderDeliveryStatus: string | null;
+            /** @example PAY-123456 */
+            companyOrderPaymentReference: string | null;
+            /** @example Processing */
+            companyOrderStatus: string | null;
+            /** @example Order description details */
+            companyOrderDescription: string | null;
+            /**
+             * @example {
+             *       "giftWrap": true
+             *     }
+             */
+            company_order_other_attributes_1: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @example {
+             *       "priorityDelivery": false
+             *     }
+             */
+            company_order_other_attributes_2: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Starts at 1 and grows with every update.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description An order was updated. */
+        OrderUpdatedEvent: {
+            /**
+             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
+             * @example evt_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @constant */
+            type: "order.updated";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            data: {
+                /** @description The order as it was right after the change. */
+                order: components["schemas"]["Order"];
+            };
+            /** @description True on test events sent from the admin API or the settings page. */
+            test?: boolean;
+        };
+        SyncResponse: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            status: true;
+            /** @example Sync Complete */
+            message: string;
+            data: components["schemas"]["SyncResult"];
+        };
+        /** @description What the sync re-derived and changed. */
+        SyncResult: {
+            customers: {
+                /** @example 40 */
+                total: number;
+                /** @example 3 */
+                created: number;
+                /** @example 1 */
+                updated: number;
+                /** @example 0 */
+                removed: number;
+            };
+            campaigns: {
+                /** @example 3 */
+                total: number;
+                /** @example 1 */
+                updated: number;
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            synced_at: string;
+        };
+        /** @description The error envelope. */
+        ErrorResponse: {
+            /** @constant */
+            success: false;
+            /**
+             * @description What went wrong, for a person.
+             * @example Invalid request: phoneNumber must be an E.164 phone number
+             */
+            message: string;
+            /**
+             * @description Machine-readable error code: validation_error, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal_error, unavailable. More may follow.
+             * @example validation_error
+             */
+            code: string;
+            /** @description Every offending field, on 400. */
+            issues?: components["schemas"]["Issue"][];
+            /**
+             * @description The request id, also in the x-request-id header.
+             * @example req_5f3c9b2e8a1d4c67
+             */
+            requestId: string;
+            /**
+             * @description Sync answers carry `status` beside `success`, for compatibility.
+             * @constant
+             */
+            status?: false;
+        };
+        Issue: {
+            /**
+             * @description The offending field, dot-separated (e.g. `template_payload.variables.first_name`); empty for the whole input.
+             * @example phoneNumber
+             */
+            path: string;
+            /**
+             * @description What is wrong with it.
+             * @example must be an E.164 phone number: "+" then 7 to 15 digits, e.g. "+1234567890"
+             */
+            message: string;
+        };
+        TemplateResponse: {
+            /** @constant */
+            success: true;
+            /** @example Template data processed successfully */
+            message: string;
+            data: components["schemas"]["Template"];
+        };
+        Template: {
+            /**
+             * @description Opaque identifier.
+             * @example tpl_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example savetem */
+            template_name: string;
+            /** @example 6363978748 */
+            phone_number: string;
+            /** @example wamkskdfj-lkskfdkskf */
+            wam_id: string | null;
+            status: components["schemas"]["TemplateStatus"];
+            /**
+             * @description Why the template failed, null when submitted.
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example submitted
+         * @enum {string}
+         */
+        TemplateStatus: "submitted" | "failed";
+        CampaignResponse: {
+            /** @constant */
+            success: true;
+            /** @example Successfully fetched campaign data. */
+            message: string;
+            data: components["schemas"]["Campaign"];
+        };
+        /** @description A broadcast campaign. */
+        Campaign: {
+            /**
+             * @description Opaque identifier.
+             * @example cmp_01JD4Z8Q3T5V
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The company UUID.
+             * @example 53d1bcd3-aaf0-45e1-9298-5395b6a27b61
+             */
+            uuid: string;
+            /** @example temp3 */
+            name: string;
+            status: components["schemas"]["CampaignStatus"];
+            schedule_type: components["schemas"]["ScheduleType"];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            schedule: string;
+            days: components["schemas"]["Days"] | null;
+            template_payload: components["schemas"]["TemplatePayloadOutput"];
+            /**
+             * Format: date
+             * @description The date of `schedule` (UTC).
+             * @example 2024-11-15
+             */
+            startDate: string;
+            /**
+             * @description The date the campaign ended, null while it has not.
+             * @example null
+             */
+            endDate: string | null;
+            /** @description When it runs next, null when it will not. */
+            next_run_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description scheduled -> running -> completed; paused, failed or cancelled where they apply.
+         * @example scheduled
+         * @enum {string}
+         */
+        CampaignStatus: "scheduled" | "running" | "completed" | "paused" | "failed" | "cancelled";
+        CampaignListResponse: {
+            /** @constant */
+            success: true;
+            /** @example Campaigns retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Campaign"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Where this page sits in the list. */
+        Pagination: {
+            /**
+             * @description Items in the whole list.
+             * @example 100
+             */
+            total: number;
+            /**
+             * @description This page, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Items a page.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description Pages in the whole list.
+             * @example 10
+             */
+            totalPages: number;
+        };
+        CustomerListResponse: {
+            /** @constant */
+            success: true;
+            /** @example Customer data fetched successfully */
+            message: string;
+            data: components["schemas"]["Customer"][];
+            paging: components["schemas"]["Paging"];
+            /**
+             * @description Customers in the whole list.
+             * @example 40
+             */
+            total: number;
+        };
+        Customer: {
+            /**
+             * @description Opaque identifier.
+             * @example cus_01JD4Z8Q3T5V
+             */
+            id: string;
+            /**
+             * @description First and last name.
+             * @example Customer A
+             */
+            name: string;
+            /** @example Customer */
+            firstName: string;
+            /** @example A */
+            lastName: string | null;
+            /** @example customerA@example.com */
+            email: string | null;
+            /** @example +1234567890 */
+            phoneNumber: string;
+            /**
+             * @description Where the customer came from.
+             * @example orders
+             * @enum {string}
+             */
+            source: "orders" | "import";
+            /** @example 2 */
+            orders_count: number;
+            /**
+             * @description Sum of the totals of their orders.
+             * @example 2500.75
+             */
+            orders_amount: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description Previous and next page numbers. */
+        Paging: {
+            /**
+             * @description The previous page number, null on the first page.
+             * @example 1
+             */
+            before: number | null;
+            /**
+             * @description The next page number, null on the last page.
+             * @example 3
+             */
+            after: number | null;
+        };
+        ReportResponse: {
+            /** @constant */
+            success: true;
+            /** @example Report retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Report"];
+        };
+        Report: {
+            campaigns: {
+                /** @example 3 */
+                total: number;
+                by_status: {
+                    /** @example 0 */
+                    scheduled: number;
+                    /** @example 0 */
+                    running: number;
+                    /** @example 0 */
+                    completed: number;
+                    /** @example 0 */
+                    paused: number;
+                    /** @example 0 */
+                    failed: number;
+                    /** @example 0 */
+                    cancelled: number;
+                };
+            };
+            messages: components["schemas"]["MessageCounts"];
+            customers: {
+                /** @example 40 */
+                total: number;
+            };
+            orders: {
+                /** @example 57 */
+                total: number;
+                /** @example 85432.5 */
+                amount: number;
+            };
+            /** @description The newest campaigns, up to 100, newest first, with their message outcomes. */
+            campaigns_detail: components["schemas"]["CampaignReportRow"][];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            generated_at: string;
+        };
+        MessageCounts: {
+            /**
+             * @description Messages recorded.
+             * @example 120
+             */
+            total: number;
+            /**
+             * @description Accepted by the channel (includes delivered and read).
+             * @example 115
+             */
+            sent: number;
+            /**
+             * @description Delivered to the phone (includes read).
+             * @example 110
+             */
+            delivered: number;
+            /**
+             * @description Read by the customer.
+             * @example 80
+             */
+            read: number;
+            /**
+             * @description Not sent.
+             * @example 5
+             */
+            failed: number;
+        };
+        CampaignReportRow: {
+            /**
+             * @description Opaque identifier.
+             * @example cmp_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example temp3 */
+            name: string;
+            status: components["schemas"]["CampaignStatus"];
+            /**
+             * @description Times it has run.
+             * @example 1
+             */
+            runs: number;
+            last_run_at: string | null;
+            messages: components["schemas"]["MessageCounts"];
+        };
+        OrderResponse: {
+            /** @constant */
+            success: true;
+            /** @example Order created successfully. */
+            message: string;
+            data: components["schemas"]["OrderOutput"];
+        };
+        HealthResponse: {
+            /** @constant */
+            success: true;
+            /** @example OK */
+            message: string;
+            data: components["schemas"]["Health"];
+        };
+        Health: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            database: "ok" | "unavailable";
+            /** @example 0.1.0 */
+            version: string;
+            /** @example 12.5 */
+            uptime_s: number;
+        };
+        CompanyResponse: {
+            /** @constant */
+            success: true;
+            /** @example Company retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Company"];
+        };
+        Company: {
+            /**
+             * Format: uuid
+             * @description The company UUID.
+             * @example 53d1bcd3-aaf0-45e1-9298-5395b6a27b61
+             */
+            uuid: string;
+            /** @example VERPL000972024 */
+            company_id: string;
+            /** @example Verma Retail */
+            name: string;
+            /** @example Asia/Kolkata */
+            timezone: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        CompanyListResponse: {
+            /** @constant */
+            success: true;
+            /** @example Companies retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Company"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        TokenResponse: {
+            /** @constant */
+            success: true;
+            /** @example Token issued. */
+            message: string;
+            data: components["schemas"]["Token"];
+        };
+        Token: {
+            /**
+             * @description A JWT for `Authorization: Bearer`.
+             * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1M2QxYmNkMyJ9.c2lnbmF0dXJl
+             */
+            token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /**
+             * @example [
+             *       "agency",
+             *       "orders"
+             *     ]
+             */
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            expires_at: string;
+        };
+        ImportCustomersResponse: {
+            /** @constant */
+            success: true;
+            /** @example Customers imported. */
+            message: string;
+            data: components["schemas"]["ImportCustomersResult"];
+        };
+        ImportCustomersResult: {
+            /** @example 1 */
+            created: number;
+            /** @example 0 */
+            updated: number;
+        };
+        WebhookResponse: {
+            /** @constant */
+            success: true;
+            /** @example Webhook retrieved successfully. */
+            message: string;
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookEndpoint: {
+            /**
+             * @description Opaque identifier.
+             * @example wh_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example https://hooks.partner.example/engagekit */
+            url: string;
+            /** @example Order sync to our warehouse */
+            description: string;
+            events: components["schemas"]["EventType"][];
+            /** @example true */
+            enabled: boolean;
+            /**
+             * @description Why the server disabled it (e.g. the receiver answered 410).
+             * @example null
+             */
+            disabled_reason: string | null;
+            /**
+             * @description Signing secret, `whsec_` then base64.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        WebhookListResponse: {
+            /** @constant */
+            success: true;
+            /** @example Webhooks retrieved successfully. */
+            message: string;
+            data: components["schemas"]["WebhookEndpoint"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        DeletedResponse: {
+            /** @constant */
+            success: true;
+            /** @example Webhook deleted. */
+            message: string;
+            data: components["schemas"]["Deleted"];
+        };
+        Deleted: {
+            /** @example wh_01JD4Z8Q3T5V */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        RotatedSecretResponse: {
+            /** @constant */
+            success: true;
+            /** @example Secret rotated. */
+            message: string;
+            data: components["schemas"]["RotatedSecret"];
+        };
+        RotatedSecret: {
+            /**
+             * @description Signing secret, `whsec_` then base64.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            previous_secret_expires_at: string | null;
+        };
+        DeliveryResponse: {
+            /** @constant */
+            success: true;
+            /** @example Delivery queued. */
+            message: string;
+            data: components["schemas"]["Delivery"];
+        };
+        Delivery: {
+            /**
+             * @description Opaque identifier.
+             * @example dlv_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example wh_01JD4Z8Q3T5V */
+            endpoint_id: string;
+            /** @example evt_01JD4Z8Q3T5V */
+            event_id: string;
+            /** @example order.created */
+            event_type: string;
+            status: components["schemas"]["DeliveryStatus"];
+            /** @example 1 */
+            attempt_count: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryAttempt: {
+            /** @example 1 */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            started_at: string;
+            /**
+             * @description The receiver’s HTTP status, null when no answer came.
+             * @example 200
+             */
+            status_code: number | null;
+            /** @example 42 */
+            latency_ms: number;
+            /**
+             * @description The first bytes of the answer.
+             * @example ok
+             */
+            response_excerpt: string | null;
+            /**
+             * @description Connection error or timeout, when no answer came.
+             * @example null
+             */
+            error: string | null;
+        };
+        DeliveryListResponse: {
+            /** @constant */
+            success: true;
+            /** @example Deliveries retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Delivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The template a campaign sends, with its variables and their values. */
+        TemplatePayloadOutput: {
+            /**
+             * @description The WhatsApp template name.
+             * @example carousel_offer
+             */
+            template_name: string;
+            /**
+             * @default en
+             * @example en
+             */
+            language: string;
+            /**
+             * @description Variables the template header declares.
+             * @default []
+             * @example []
+             */
+            header_variable: string[];
+            /**
+             * @description Variables the template body declares.
+             * @default []
+             * @example [
+             *       "first_name"
+             *     ]
+             */
+            body_variable: string[];
+            /**
+             * @description A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`.
+             * @default {}
+             * @example {
+             *       "first_name": "{{customer.firstName}}"
+             *     }
+             */
+            variables: {
+                [key: string]: string;
+            };
+            /** @description Carousel cards, for carousel templates. */
+            cards?: components["schemas"]["CarouselCardOutput"][];
+        };
+        CarouselCardOutput: {
+            /**
+             * Format: uri
+             * @example https://example.com/image1.jpg
+             */
+            card_image_url: string;
+            /**
+             * @default []
+             * @example [
+             *       "10%"
+             *     ]
+             */
+            card_body_variables: string[];
+        };
+        /** @description An order as stored. */
+        OrderOutput: {
+            /**
+             * @description Opaque identifier.
+             * @example ord_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example VERPL000972024 */
+            company_id: string;
+            /** @example ORD-001 */
+            company_order_id: string;
+            /** @example 1500.75 */
+            totalAmount: number;
+            /** @example John */
+            firstName: string;
+            /** @example Doe */
+            lastName: string | null;
+            /** @example +1234567890 */
+            phoneNumber: string;
+            /** @example john.doe@example.com */
+            email: string | null;
+            /** @example 56789 */
+            postalCode: string;
+            /** @example 123 Main Street */
+            streetAddress1: string;
+            /** @example Apt 4B */
+            streetAddress2: string | null;
+            /** @example Springfield */
+            city: string | null;
+            /** @example Illinois */
+            state: string | null;
+            /** @example Leave package at the front door. */
+            specialInstructions: string | null;
+            products: components["schemas"]["ProductOutput"][];
+            /** @example 456 Elm Street */
+            billingStreetAddress1: string | null;
+            /** @example Suite 202 */
+            billingStreetAddress2: string | null;
+            /** @example Springfield */
+            billingCity: string | null;
+            /** @example Illinois */
+            billingState: string | null;
+            /** @example 56789 */
+            billingPostalCode: string | null;
+            /** @example 2024-11-15 */
+            companyOrderDate: string | null;
+            /** @example 2024-11-20 */
+            companyOrderDueDate: string | null;
+            /** @example Pending */
+            companyOrderDeliveryStatus: string | null;
+            /** @example PAY-123456 */
+            companyOrderPaymentReference: string | null;
+            /** @example Processing */
+            companyOrderStatus: string | null;
+            /** @example Order description details */
+            companyOrderDescription: string | null;
+            /**
+             * @example {
+             *       "giftWrap": true
+             *     }
+             */
+            company_order_other_attributes_1: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @example {
+             *       "priorityDelivery": false
+             *     }
+             */
+            company_order_other_attributes_2: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Starts at 1 and grows with every update.
+             * @example 1
+             */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        ProductOutput: {
+            /**
+             * @description Product id (a number is kept as text).
+             * @example 101
+             */
+            product_id: unknown;
+            /** @example 2 */
+            quantity: number;
+            /**
+             * @description Amount, >= 0.
+             * @example 500
+             */
+            price: number;
+        };
+    };
+    responses: {
+        /** @description The input is invalid; `issues` names every offending field. */
+        BadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The token is missing, malformed, expired or badly signed. */
+        Unauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The token is valid but for another company, or lacks the scope. */
+        Forbidden: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Unknown company or resource. */
+        NotFound: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Too many requests for this token; wait `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                "retry-after": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Something failed on the server; nothing internal is said. */
+        InternalServerError: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The body is over 1 MB. */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The body is not JSON. */
+        UnsupportedMediaType: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The resource already exists. */
+        Conflict: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The server or its database is not ready. */
+        ServiceUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The request id, also in error bodies; quote it when asking for help. */
+        RequestId: string;
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    sync: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sync Complete. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    submitTemplate: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitTemplateBody"];
+            };
+        };
+        responses: {
+            /** @description Template data processed successfully. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCampaignBody"];
+            };
+        };
+        responses: {
+            /** @description The campaign was created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCampaignData: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of campaigns. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+            };
+            header?: never;
+            path: {
+                /** @description The campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCustomers: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of customers. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    reportingCampaign: {
+        parameters: {
+            query: {
+                /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
+                uuid: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    addOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddOrderBody"];
+            };
+        };
+        responses: {
+            /** @description The order existed and was updated. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description The order was created. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company's own order id (company_order_id). */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrderBody"];
+            };
+        };
+        responses: {
+            /** @description The updated order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateOrderWithPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company's own order id (company_order_id). */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrderBody"];
+            };
+        };
+        responses: {
+            /** @description The updated order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateOrderWithPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company's own order id (company_order_id). */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrderBody"];
+            };
+        };
+        responses: {
+            /** @description The updated order. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server is up. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCompanies: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of companies. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCompanyBody"];
+            };
+        };
+        responses: {
+            /** @description The company. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTokenBody"];
+            };
+        };
+        responses: {
+            /** @description The token. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    importCustomers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportCustomersBody"];
+            };
+        };
+        responses: {
+            /** @description What was imported. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportCustomersResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretBody"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEventBody"];
+            };
+        };
+        responses: {
+            /** @description The delivery was queued. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: components["schemas"]["DeliveryStatus"];
+            };
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The webhook endpoint id. */
+                id: string;
+                /** @description The delivery id. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery was queued again. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    orderCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body`; several during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the server disables the endpoint and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body`; several during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the server disables the endpoint and sends it nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

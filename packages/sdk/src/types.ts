@@ -1,0 +1,51 @@
+/** The API's resource and body types, named, from the generated `paths` (no runtime code). */
+import type { components, operations, paths } from './generated/paths.ts';
+
+export type { components, operations, paths };
+
+type Schemas = components['schemas'];
+type Json<Op extends keyof operations, Status extends number> =
+  operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer B } }> ? B : never;
+
+/** A broadcast campaign. */
+export type Campaign = Schemas['Campaign'];
+/** The body of `campaigns.create`. */
+export type CreateCampaignBody = Schemas['CreateCampaignBody'];
+/** `page` and `limit` of `campaigns.list` (page from 1, limit 1..100, default 10). */
+export type CampaignListParams = Omit<operations['getCampaignData']['parameters']['query'], 'uuid'>;
+/** The envelope of one page of campaigns. */
+export type CampaignListResponse = Schemas['CampaignListResponse'];
+/** Where a campaign page sits: `{ total, page, limit, totalPages }`. */
+export type Pagination = Schemas['Pagination'];
+
+/** A customer: a person the company's orders name, or one imported. */
+export type Customer = Schemas['Customer'];
+/** `page` and `limit` of `customers.list`. */
+export type CustomerListParams = Omit<operations['getCustomers']['parameters']['query'], 'uuid'>;
+/** The envelope of one page of customers. */
+export type CustomerListResponse = Schemas['CustomerListResponse'];
+/** Previous and next page numbers of a customer page. */
+export type Paging = Schemas['Paging'];
+
+/** An order as stored. */
+export type Order = Json<'addOrder', 201>['data'];
+/** The body of `orders.add`: inserted, or updated when `(company_id, company_order_id)` exists. */
+export type AddOrderBody = Schemas['AddOrderBody'];
+/** The body of `orders.update`: `company_id` is required and never changes; every other field is optional. */
+export type UpdateOrderBody = Schemas['UpdateOrderBody'];
+
+/** A WhatsApp template as stored. */
+export type Template = Schemas['Template'];
+/** The body of `templates.submit`. */
+export type SubmitTemplateBody = Schemas['SubmitTemplateBody'];
+
+/** The company report: campaigns, message outcomes, customers and orders. */
+export type Report = Schemas['Report'];
+/** What `agency.sync` changed. */
+export type SyncResult = Schemas['SyncResult'];
+
+/** The error envelope of every 4xx and 5xx answer. */
+export type ErrorResponse = Schemas['ErrorResponse'];
+
+/** The operationIds of the contract. */
+export type OperationId = keyof operations;
