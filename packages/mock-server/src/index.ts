@@ -1,1 +1,27 @@
-export {};
+/**
+ * @engagekit/mock-server: a stateful mock of the engagekit API. Use `@engagekit/mock-server/node`
+ * (`setupMockApi`) in Node tests, `@engagekit/mock-server/browser` (`setupMockWorker`) in a web app,
+ * or the `engagekit-mock` bin for an HTTP port. This entry holds the runtime-neutral core.
+ */
+export type { Fault, FaultOptions } from './internal/faults.ts';
+export { MockNetworkError } from './internal/faults.ts';
+export type { MockState } from './internal/observed-store.ts';
+export { type LoadedData, type MockData, MockDataError } from './internal/sample-data.ts';
+export {
+  MOCK_WEBHOOK_SECRET,
+  MOCK_WEBHOOK_URL,
+  type MockWebhook,
+  type WaitForWebhookOptions,
+  type WebhookListener,
+} from './internal/webhook-sink.ts';
+export {
+  createMockApi,
+  DEFAULT_ADMIN_TOKEN,
+  DEFAULT_COMPANY,
+  DEFAULT_JWT_SECRET,
+  MOCK_RETRY_SCHEDULE,
+  type MockApi,
+  type MockApiOptions,
+  type MockCompany,
+  type MockFetch,
+} from './mock-api.ts';

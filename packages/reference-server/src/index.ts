@@ -1,1 +1,16 @@
-export {};
+/**
+ * @engagekit/reference-server: the pieces the mock server (and tests) build on. Everything here runs
+ * anywhere fetch and Web Crypto do (Node, browsers, workers): the process-level parts (server.ts,
+ * main.ts, config.ts, the SQL store) pull in Node built-ins and are deliberately not exported here.
+ */
+export { type App, createApp } from './app.ts';
+export { type Clock, createManualClock, systemClock } from './clock.ts';
+export { type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
+export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';
+export { errorBody, HttpError } from './http/errors.ts';
+export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
+export { createRandomIds, createSeededIds, type IdGenerator } from './ids.ts';
+export { createMemoryStore } from './store/memory.ts';
+export * from './store/types.ts';
+export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
+export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCli } from './options.ts';
+
+describe('parseCli', () => {
+  it('defaults to the memory engine on 127.0.0.1:4010 without a seed or a rate limit', () => {
+    expect(parseCli([], {})).toEqual({
+      kind: 'serve',
+      engine: 'memory',
+      port: 4010,
+      host: '127.0.0.1',
+      seed: undefined,
+      adminToken: undefined,
+      webhookUrl: undefined,
+      dataFile: undefined,
+      rateLimitPerMinute: 0,
+    });
+  });
+
+  it('skips the `--` that pnpm start -- passes, and reads every flag', () => {
+    expect(
+      parseCli(['--', '--port', '0', '--seed', '42', '--engine', 'prism', '--host', '::1', '--webhook-url', 'http://127.0.0.1:9/h', '--rate-limit', '5'], {
+        ADMIN_TOKEN: 'a-long-enough-token',
+      }),
+    ).toMatchObject({
+      port: 0,
+      seed: 42,
+      engine: 'prism',
+      host: '::1',
+      webhookUrl: 'http://127.0.0.1:9/h',
+      rateLimitPerMinute: 5,
+      adminToken: 'a-long-enough-token',
+    });
+  });
+
+  it('keeps a seed that is not a number as a string', () => {
+    expect(parseCli(['--seed', 'demo'], {})).toMatchObject({ seed: 'demo' });
+  });
+
+  it('reads init and help', () => {
+    expect(parseCli(['init', 'public'], {})).toEqual({ kind: 'init', publicDir: 'public' });
+    expect(parseCli(['-h'], {})).toEqual({ kind: 'help' });
+  });
+
+  it('refuses what it cannot run, saying what to change', () => {
+    expect(() => parseCli(['--port', '70000'], {})).toThrow(CliUsageError);
+    expect(() => parseCli(['--port', '70000'], {})).toThrow('--port must be a whole number from 0 to 65535, not "70000".');
+    expect(() => parseCli(['--engine', 'x'], {})).toThrow('--engine must be memory or prism');
+    expect(() => parseCli(['--colour'], {})).toThrow(/Unknown option '--colour'/);
+    expect(() => parseCli(['serve'], {})).toThrow('Unknown command "serve"');
+    expect(() => parseCli(['--webhook-url', 'ftp://x'], {})).toThrow('--webhook-url must be an http(s) URL');
+    expect(() => parseCli([], { ADMIN_TOKEN: 'short' })).toThrow('ADMIN_TOKEN must be at least 16 characters');
+  });
+});

@@ -1,0 +1,99 @@
+import { Hono } from 'hono';
+import type { Fault, FaultOptions } from './faults.ts';
+import type { MockState } from './observed-store.ts';
+import type { LoadedData, MockData } from './sample-data.ts';
+import type { MockWebhook } from './webhook-sink.ts';
+
+/** The reserved path prefix of the control endpoints. */
+export const CONTROL_PREFIX = '/__mock';
+
+/** What the control endpoints drive: the mock's own methods. */
+export interface ControlTarget {
+  info(): Record<string, unknown>;
+  reset(options?: { seed?: number | string }): Promise<void>;
+  fail(operationId: string, options: FaultOptions): Fault;
+  faults(): unknown[];
+  clearFaults(): void;
+  state(companyUuid?: string): Promise<MockState>;
+  webhooks: readonly MockWebhook[];
+  clearWebhooks(): void;
+  seed(data: MockData): Promise<LoadedData>;
+}
+
+/** Thrown by a control call given bad input: answered 400. */
+class ControlInputError extends Error {}
+
+const envelope = (message: string, data: unknown) => ({ success: true, message, data });
+
+/**
+ * The control endpoints under `/__mock` (no token: the mock listens on loopback):
+ * `GET /__mock` (company, tokens, webhook secret), `POST /__mock/reset` `{ seed? }`,
+ * `POST /__mock/fail` `{ operationId, status?, times?, delayMs?, message?, code?, retryAfter?, network? }`,
+ * `GET|DELETE /__mock/faults`, `POST /__mock/seed` (sample data), `GET /__mock/state[?uuid=]`,
+ * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent).
+ */
+export function createControlApp(target: ControlTarget, newRequestId: () => string) {
+  const app = new Hono().basePath(CONTROL_PREFIX);
+
+  const body = async <T>(req: Request): Promise<T> => {
+    const text = await req.text();
+    if (!text.trim()) return {} as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ControlInputError('The body must be JSON.');
+    }
+  };
+
+  app.get('/', (c) => c.json(envelope('engagekit mock', target.info())));
+  app.post('/reset', async (c) => {
+    const { seed } = await body<{ seed?: number | string }>(c.req.raw);
+    if (seed !== undefined && typeof seed !== 'number' && typeof seed !== 'string') throw new ControlInputError('seed must be a number or a string.');
+    await target.reset(seed === undefined ? {} : { seed });
+    return c.json(envelope('The mock was reset.', target.info()));
+  });
+  app.post('/fail', async (c) => {
+    const { operationId, ...options } = await body<FaultOptions & { operationId?: string; times?: number | null }>(c.req.raw);
+    if (typeof operationId !== 'string') throw new ControlInputError('operationId is required, e.g. { "operationId": "addOrder", "status": 503 }.');
+    // JSON has no Infinity: `"times": null` means "until cleared".
+    const times = options.times === null ? Number.POSITIVE_INFINITY : options.times;
+    const fault = target.fail(operationId, { ...options, ...(times !== undefined ? { times } : {}) });
+    return c.json(envelope('Fault registered.', { operationId: fault.operationId, ...fault.options, remaining: fault.remaining }), 201);
+  });
+  app.get('/faults', (c) => c.json(envelope('Active faults.', target.faults())));
+  app.delete('/faults', (c) => {
+    target.clearFaults();
+    return c.json(envelope('Faults cleared.', []));
+  });
+  app.post('/seed', async (c) => c.json(envelope('Sample data loaded.', await target.seed(await body<MockData>(c.req.raw))), 201));
+  app.get('/state', async (c) => c.json(envelope('Mock state.', await target.state(c.req.query('uuid')))));
+  app.get('/webhooks', (c) =>
+    c.json(
+      envelope(
+        'Webhooks sent.',
+        target.webhooks.map(({ request: _, ...w }) => w),
+      ),
+    ),
+  );
+  app.delete('/webhooks', (c) => {
+    target.clearWebhooks();
+    return c.json(envelope('Webhook log cleared.', []));
+  });
+
+  app.notFound((c) =>
+    c.json(
+      {
+        success: false,
+        message: `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks.`,
+        code: 'not_found',
+        requestId: newRequestId(),
+      },
+      404,
+    ),
+  );
+  app.onError((err, c) => {
+    const bad = err instanceof ControlInputError || err instanceof TypeError || err.name === 'MockDataError';
+    return c.json({ success: false, message: err.message, code: bad ? 'validation_error' : 'internal_error', requestId: newRequestId() }, bad ? 400 : 500);
+  });
+  return app;
+}

@@ -1,0 +1,126 @@
+import { type ErrorStatus, errorCodes, type OperationId, operationIds } from '@engagekit/contract';
+import { isOperationId } from './operation-match.ts';
+
+/** What `fail()` takes: an error answer, a dropped connection, latency, or latency then one of those. */
+export interface FaultOptions {
+  /** Answer with this status and the standard error envelope (its `code` is the contract's for the status). Omit it for latency alone. */
+  status?: ErrorStatus;
+  /** How many matching calls it hits, then it is spent (default 1; `Infinity` until `reset()` or `clearFaults()`). */
+  times?: number;
+  /** Hold each hit call this long first, in milliseconds (an aborted request stops waiting, as real fetch does). */
+  delayMs?: number;
+  /** The envelope's `message` (default: says it is a simulated failure of the operation). */
+  message?: string;
+  /** The envelope's `code` (default: the contract's code for `status`, e.g. `rate_limited` for 429). */
+  code?: string;
+  /** `Retry-After` seconds on a 429 or 503 (default 0, so retrying clients do not slow the tests down). */
+  retryAfter?: number;
+  /** Drop the connection instead of answering: fetch rejects with a TypeError, as it does when a server goes away. */
+  network?: boolean;
+}
+
+/** A fault registered with `fail()`: how often it has hit and how many hits it has left. */
+export interface Fault {
+  readonly operationId: OperationId;
+  readonly options: Readonly<FaultOptions>;
+  /** Calls it has hit so far. */
+  readonly hits: number;
+  /** Hits left (Infinity for a standing fault). */
+  readonly remaining: number;
+  /** Removes it before it is spent. */
+  clear(): void;
+}
+
+/** Thrown by the mock's `fetch` for a `network: true` fault; MSW turns it into a network error. */
+export class MockNetworkError extends TypeError {
+  constructor(operationId: string) {
+    super(`fetch failed (engagekit mock: a simulated network failure of ${operationId})`);
+  }
+}
+
+interface Entry {
+  operationId: OperationId;
+  options: FaultOptions;
+  hits: number;
+  remaining: number;
+}
+
+/** Checks `fail()` input and says what is wrong in a sentence a person can act on. */
+export function checkFault(operationId: string, options: FaultOptions): asserts operationId is OperationId {
+  if (!isOperationId(operationId)) {
+    throw new TypeError(`fail(): "${operationId}" is not an operationId of the contract. Use one of: ${operationIds.join(', ')}.`);
+  }
+  if (options.status !== undefined && !Object.hasOwn(errorCodes, options.status)) {
+    throw new TypeError(`fail(): status ${options.status} is not an error status of the contract. Use one of: ${Object.keys(errorCodes).join(', ')}.`);
+  }
+  if (options.times !== undefined && !(options.times >= 1)) throw new TypeError('fail(): times must be at least 1 (or Infinity).');
+  if (options.delayMs !== undefined && !(options.delayMs >= 0)) throw new TypeError('fail(): delayMs must be a number of milliseconds >= 0.');
+  if (options.status === undefined && !options.network && options.delayMs === undefined) {
+    throw new TypeError('fail(): give a status (an error answer), network: true (a dropped connection) or delayMs (latency).');
+  }
+}
+
+/** The faults of one mock, in registration order; the oldest live fault of an operation hits first. */
+export function createFaults() {
+  let entries: Entry[] = [];
+  return {
+    get size() {
+      return entries.length;
+    },
+    add(operationId: OperationId, options: FaultOptions): Fault {
+      const entry: Entry = { operationId, options: { ...options }, hits: 0, remaining: options.times ?? 1 };
+      entries.push(entry);
+      return {
+        operationId,
+        options: entry.options,
+        get hits() {
+          return entry.hits;
+        },
+        get remaining() {
+          return entry.remaining;
+        },
+        clear() {
+          entry.remaining = 0;
+          entries = entries.filter((e) => e !== entry);
+        },
+      };
+    },
+    /** Takes one hit of the first live fault of `operationId`, if any. */
+    take(operationId: OperationId): FaultOptions | undefined {
+      const entry = entries.find((e) => e.operationId === operationId);
+      if (!entry) return undefined;
+      entry.hits++;
+      entry.remaining--;
+      if (entry.remaining <= 0) entries = entries.filter((e) => e !== entry);
+      return entry.options;
+    },
+    list() {
+      return entries.map((e) => ({ operationId: e.operationId, ...e.options, hits: e.hits, remaining: e.remaining }));
+    },
+    clear() {
+      for (const e of entries) e.remaining = 0;
+      entries = [];
+    },
+  };
+}
+
+/** The code a fault's envelope carries. */
+export function faultCode(options: FaultOptions): string {
+  return options.code ?? (options.status ? errorCodes[options.status] : 'internal_error');
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first (what fetch does on abort). */
+export function delay(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

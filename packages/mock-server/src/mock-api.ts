@@ -1,0 +1,382 @@
+/**
+ * The mock's core, for any runtime: the reference app (`createApp`) over an in-memory store, plus
+ * faults, state, webhooks and the control endpoints. `setupMockApi` (Node, MSW), `setupMockWorker`
+ * (browsers, MSW's service worker) and the `engagekit-mock` HTTP mode all wrap this one object.
+ */
+import type { EventType, OperationId } from '@engagekit/contract';
+import {
+  type App,
+  type Clock,
+  createApp,
+  createDispatcher,
+  createMemoryStore,
+  createRandomIds,
+  createSeededIds,
+  type Dispatcher,
+  errorBody,
+  HttpError,
+  type IdGenerator,
+  type Logger,
+  type Store,
+  silentLogger,
+  systemClock,
+} from '@engagekit/reference-server';
+import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
+import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
+import { type MockState, observeStore } from './internal/observed-store.ts';
+import { matchOperation } from './internal/operation-match.ts';
+import { type LoadedData, loadData, type MockData } from './internal/sample-data.ts';
+import { sha256Hex, signCompanyToken } from './internal/token.ts';
+import {
+  createWebhookSink,
+  MOCK_WEBHOOK_SECRET,
+  MOCK_WEBHOOK_URL,
+  type MockWebhook,
+  type WaitForWebhookOptions,
+  type WebhookListener,
+} from './internal/webhook-sink.ts';
+
+/** The mock's company unless you choose another: the public docs' example company. */
+export const DEFAULT_COMPANY = { uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'VERPL000972024', name: 'Demo Company', timezone: 'UTC' } as const;
+
+/** The admin token unless you choose another (`adminToken`, or `ADMIN_TOKEN` in HTTP mode). */
+export const DEFAULT_ADMIN_TOKEN = 'engagekit-mock-admin-token';
+
+/** The key the mock signs company tokens with unless you choose another; a mock token is worth nothing anywhere else. */
+export const DEFAULT_JWT_SECRET = 'engagekit-mock-jwt-secret-not-for-production';
+
+/** Seconds before each webhook attempt: fast, so a test sees a retry within a second. */
+export const MOCK_RETRY_SCHEDULE = [0, 0.1, 0.3, 1];
+
+/** Options of the mock; every one has a default. */
+export interface MockApiOptions {
+  /** Where your code sends agency (and admin) calls. Default `http://localhost:3000`. */
+  baseUrl?: string;
+  /** Where your code sends order calls. Default: `baseUrl`. */
+  orderBaseUrl?: string;
+  /** Makes generated ids (and so everything built from them) the same run after run; `reset()` starts the sequence again. */
+  seed?: number | string;
+  /** The admin token the mock accepts. Default `DEFAULT_ADMIN_TOKEN`. */
+  adminToken?: string;
+  /** The ready company. Default `DEFAULT_COMPANY`. */
+  company?: { uuid?: string; company_id?: string; name?: string; timezone?: string };
+  /** Signs company tokens (at least 32 characters). Default `DEFAULT_JWT_SECRET`. */
+  jwtSecret?: string;
+  /** Requests a minute per token; default 0, no limit. */
+  rateLimitPerMinute?: number;
+  /** The mock's time (campaign schedules, token expiry, webhook timestamps and retries). Default: the real clock. */
+  clock?: Clock;
+  /**
+   * Register a webhook endpoint for the company at start and after every reset: to `url` (a receiver
+   * you run, reached with the global fetch) or, without `url`, in-process to `onWebhook()` listeners.
+   * Signed with `secret` (default `MOCK_WEBHOOK_SECRET`); retried on `retrySchedule` (default `MOCK_RETRY_SCHEDULE`).
+   * `onWebhook` is a listener that, unlike those `mock.onWebhook()` adds, survives `reset()`.
+   */
+  webhooks?: { url?: string; events?: EventType[]; secret?: string; retrySchedule?: number[]; onWebhook?: WebhookListener };
+  /** Sample data loaded through the API at start and after every reset (`ready` resolves when it is in). */
+  data?: MockData;
+  /** Where the app logs (default: nowhere). */
+  logger?: Logger;
+}
+
+/** The mock's company: ready at once, with a company token (agency and orders scopes, expiring in 2100). */
+export interface MockCompany {
+  uuid: string;
+  company_id: string;
+  name: string;
+  token: string;
+}
+
+/** A fetch function: a URL (absolute, or a path under `baseUrl`) or a Request. */
+export type MockFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+interface Generation {
+  id: number;
+  store: Store;
+  snapshot: ReturnType<typeof observeStore>['snapshot'];
+  ids: IdGenerator;
+  app: App;
+  dispatcher: Dispatcher | undefined;
+  endpointMade: boolean;
+}
+
+/** Splits a base URL into its origin and its path prefix (no trailing slash). */
+function parseBase(url: string) {
+  const u = new URL(url);
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * Creates the mock's core (no interception: see `setupMockApi` and `setupMockWorker`). Ready at once:
+ * the company and its token exist when this returns.
+ *
+ * @example
+ * const mock = createMockApi({ seed: 1 });
+ * const res = await mock.fetch(`/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers: { authorization: `Bearer ${mock.company.token}` } });
+ */
+export function createMockApi(options: MockApiOptions = {}) {
+  const baseUrl = (options.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const orderBaseUrl = (options.orderBaseUrl ?? baseUrl).replace(/\/+$/, '');
+  const bases = [parseBase(baseUrl), parseBase(orderBaseUrl)];
+  const prefixed = bases.filter((b) => b.prefix !== '');
+  const adminToken = options.adminToken ?? DEFAULT_ADMIN_TOKEN;
+  const jwtSecret = options.jwtSecret ?? DEFAULT_JWT_SECRET;
+  if (jwtSecret.length < 32) throw new TypeError('jwtSecret must be at least 32 characters.');
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const companyRecord = { ...DEFAULT_COMPANY, ...options.company };
+  const company: MockCompany = {
+    uuid: companyRecord.uuid,
+    company_id: companyRecord.company_id,
+    name: companyRecord.name,
+    token: signCompanyToken(jwtSecret, companyRecord.uuid),
+  };
+  const webhookSecret = options.webhooks?.secret ?? MOCK_WEBHOOK_SECRET;
+  const retrySchedule = options.webhooks?.retrySchedule ?? MOCK_RETRY_SCHEDULE;
+  const config = { jwtSecret, adminTokenHash: sha256Hex(adminToken), rateLimitPerMinute: options.rateLimitPerMinute ?? 0, webhookAllowPrivate: true };
+
+  let seed = options.seed;
+  const faults = createFaults();
+  const sink = createWebhookSink();
+  let current: Generation;
+  /** Loading of the `data` option for the current generation; `loading` until it settles. */
+  let dataLoad: Promise<void> = Promise.resolve();
+  let loading = false;
+  let closed = false;
+
+  /** A fresh store holding only the company (and the webhook endpoint, when asked for): everything synchronous. */
+  function newGeneration(): Generation {
+    const inner = createMemoryStore();
+    const { store, snapshot } = observeStore(inner);
+    const ids = seed === undefined ? createRandomIds() : createSeededIds(seed);
+    const id = sink.nextGeneration();
+    const gen: Generation = { id, store, snapshot, ids, app: createApp({ store, clock, ids, logger, config }), dispatcher: undefined, endpointMade: false };
+    // The memory store does all its work before its promise settles, so the company exists on return.
+    void store.createCompany({ ...companyRecord, created_at: clock.now().toISOString() });
+    // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no timers.
+    void inner.onDeliveriesQueued(() => {
+      if (gen.dispatcher || closed || gen !== current) return;
+      gen.dispatcher = createDispatcher({ store, clock, logger, retrySchedule, allowPrivate: true, fetch: sink.sender(gen.id) });
+      void gen.dispatcher.start();
+    });
+    return gen;
+  }
+
+  function makeEndpoint(gen: Generation, url: string) {
+    const now = clock.now().toISOString();
+    gen.endpointMade = true;
+    void gen.store.createEndpoint({
+      id: gen.ids.newId('wh'),
+      company_uuid: company.uuid,
+      url,
+      description: 'engagekit mock endpoint',
+      events: options.webhooks?.events ?? [],
+      enabled: true,
+      disabled_reason: null,
+      secret: webhookSecret,
+      previous_secrets: [],
+      created_at: now,
+      updated_at: now,
+    });
+  }
+
+  function start() {
+    current = newGeneration();
+    sink.listeners.clear();
+    if (options.webhooks?.onWebhook) sink.listeners.add(options.webhooks.onWebhook);
+    if (options.webhooks) makeEndpoint(current, options.webhooks.url ?? MOCK_WEBHOOK_URL);
+    if (!options.data) {
+      loading = false;
+      dataLoad = Promise.resolve();
+      return;
+    }
+    loading = true;
+    const load = loadData(options.data, { send: route, baseUrl, company, adminToken }).then(() => {});
+    dataLoad = load;
+    // A refusal surfaces through `ready`, never as an unhandled rejection; calls go on with what got in.
+    load
+      .catch(() => {})
+      .finally(() => {
+        if (dataLoad === load) loading = false;
+      });
+  }
+
+  /** Rewrites a request under a base URL with a path prefix to the path the app routes on. */
+  async function toAppRequest(request: Request, url: URL): Promise<{ request: Request; path: string }> {
+    for (const base of prefixed) {
+      if (url.origin !== base.origin || !(url.pathname === base.prefix || url.pathname.startsWith(`${base.prefix}/`))) continue;
+      const path = url.pathname.slice(base.prefix.length) || '/';
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+      return {
+        request: new Request(`${url.origin}${path}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal }),
+        path,
+      };
+    }
+    return { request, path: url.pathname };
+  }
+
+  /** Faults, the control endpoints, then the app. */
+  async function route(incoming: Request): Promise<Response> {
+    const { request, path } =
+      prefixed.length > 0 ? await toAppRequest(incoming, new URL(incoming.url)) : { request: incoming, path: new URL(incoming.url).pathname };
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
+    if (faults.size > 0) {
+      const operationId = matchOperation(request.method, path);
+      const fault = operationId && faults.take(operationId);
+      if (operationId && fault) {
+        if (fault.delayMs) await delay(fault.delayMs, request.signal);
+        if (fault.network) throw new MockNetworkError(operationId);
+        if (fault.status) return faultResponse(operationId, fault, request);
+      }
+    }
+    return current.app.fetch(request);
+  }
+
+  function faultResponse(operationId: OperationId, fault: FaultOptions, request: Request): Response {
+    const status = fault.status as NonNullable<FaultOptions['status']>;
+    const sent = request.headers.get('x-request-id');
+    const requestId = sent && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : current.ids.newId('req');
+    const message = fault.message ?? `Simulated failure (engagekit mock): ${operationId} answered ${status}`;
+    const body = errorBody(new HttpError(status, message, { code: faultCode(fault) }), requestId);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
+    if (status === 429 || status === 503) headers['retry-after'] = String(fault.retryAfter ?? 0);
+    return new Response(JSON.stringify(body), { status, headers });
+  }
+
+  /** Every request: waits for sample data, when some is loading. */
+  async function handle(request: Request): Promise<Response> {
+    if (loading) await dataLoad.catch(() => {});
+    return route(request);
+  }
+
+  const fetch: MockFetch = (input, init) => {
+    if (typeof input === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(input)) input = `${baseUrl}${input.startsWith('/') ? '' : '/'}${input}`;
+    return handle(input instanceof Request && init === undefined ? input : new Request(input, init));
+  };
+
+  /** The in-process endpoint, made on first use when the options asked for none. */
+  function ensureEndpoint() {
+    if (!current.endpointMade) makeEndpoint(current, MOCK_WEBHOOK_URL);
+  }
+
+  async function retire(gen: Generation) {
+    await gen.dispatcher?.stop(500);
+    await gen.store.close();
+  }
+
+  const api = {
+    /** Agency and admin calls go here. */
+    baseUrl,
+    /** Order calls go here. */
+    orderBaseUrl,
+    /** The ready company and its token. */
+    company,
+    /** The admin token the mock accepts (`/api/v2/...`). */
+    adminToken,
+    /** The secret that signs webhooks to the endpoint the mock registers (`webhooks` option, `onWebhook()`). */
+    webhookSecret,
+    /**
+     * Hands a request straight to the mock, no interception: for `createClient({ fetch: mock.fetch })`.
+     * Any host is accepted; a path alone is taken under `baseUrl`. Works without `listen()`.
+     */
+    fetch,
+    /** The mock as a `Request -> Response` handler (what MSW, the service worker and HTTP mode call). */
+    handle,
+    /** Resolves when the `data` option has been loaded (at once without one); rejects if it was refused. */
+    get ready(): Promise<void> {
+      return dataLoad;
+    },
+    /** The live store of the current state (replaced by `reset()`): for reads the API does not offer. */
+    get store(): Store {
+      return current.store;
+    },
+    /**
+     * Makes the next call(s) of an operation fail or slow down. Faults are spent after `times` hits
+     * (default 1) and cleared by `reset()`.
+     * @example mock.fail('addOrder', { status: 503, times: 2 });
+     * @example mock.fail('getCampaignData', { delayMs: 2000 });
+     */
+    fail(operationId: OperationId, faultOptions: FaultOptions): Fault {
+      checkFault(operationId, faultOptions);
+      return faults.add(operationId, faultOptions);
+    },
+    /** The faults still live. */
+    faults: () => faults.list(),
+    /** Removes every fault. */
+    clearFaults: () => faults.clear(),
+    /**
+     * Back to the start: only the company and its token (plus the `webhooks` endpoint and `data`, when
+     * set), no faults, no `onWebhook()` listeners (the `webhooks.onWebhook` option's stays), an empty
+     * webhook log, the id sequence of `seed` from its start. Resolves when `data` is loaded again.
+     */
+    async reset(resetOptions: { seed?: number | string } = {}): Promise<void> {
+      if (resetOptions.seed !== undefined) seed = resetOptions.seed;
+      const old = current;
+      faults.clear();
+      start();
+      await retire(old);
+      await api.ready;
+    },
+    /** The company's state as the API shows it (default: the mock's company), for assertions. */
+    async state(companyUuid: string = company.uuid): Promise<MockState> {
+      const state = await current.snapshot(companyUuid);
+      if (!state) throw new TypeError(`state(): the mock has no company ${companyUuid}.`);
+      return state;
+    },
+    /** Loads sample data through the API as the company; resolves to what was created. */
+    seed(data: MockData): Promise<LoadedData> {
+      return loadData(data, { send: handle, baseUrl, company, adminToken });
+    },
+    /**
+     * Calls `listener` with every webhook the mock sends, until `reset()` or the returned function
+     * removes it. Registers the in-process endpoint first if the `webhooks` option made none.
+     */
+    onWebhook(listener: WebhookListener): () => void {
+      sink.listeners.add(listener);
+      ensureEndpoint();
+      return () => {
+        sink.listeners.delete(listener);
+      };
+    },
+    /** Every webhook request sent since the start or the last reset, oldest first (retries included). */
+    get webhooks(): readonly MockWebhook[] {
+      return sink.log;
+    },
+    /** Forgets the webhook log. */
+    clearWebhooks: () => sink.clearLog(),
+    /**
+     * The first sent webhook matching `predicate` (already sent, or the next one); rejects after `timeoutMs` (5000).
+     * @example const { event } = await mock.waitForWebhook((w) => w.event.type === 'order.created');
+     */
+    waitForWebhook: (predicate?: (webhook: MockWebhook) => boolean, waitOptions?: WaitForWebhookOptions) => sink.waitFor(predicate, waitOptions),
+    /** Stops the webhook dispatcher and drops the state. */
+    async close(): Promise<void> {
+      closed = true;
+      faults.clear();
+      await retire(current);
+    },
+  };
+
+  const control = createControlApp(
+    {
+      info: () => ({ company, adminToken, webhookSecret, baseUrl, orderBaseUrl, seed: seed ?? null }),
+      reset: (o) => api.reset(o),
+      fail: (operationId, o) => api.fail(operationId as OperationId, o),
+      faults: () => faults.list(),
+      clearFaults: () => faults.clear(),
+      state: (uuid) => api.state(uuid),
+      get webhooks() {
+        return sink.log;
+      },
+      clearWebhooks: () => sink.clearLog(),
+      seed: (data) => api.seed(data),
+    },
+    () => current.ids.newId('req'),
+  );
+
+  start();
+  return api;
+}
+
+/** The mock's core: see `createMockApi`. */
+export type MockApi = ReturnType<typeof createMockApi>;

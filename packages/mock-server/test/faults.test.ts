@@ -1,0 +1,96 @@
+/** `fail()`: error answers in the standard envelope, dropped connections and latency, by operationId. */
+import { errorCodes } from '@engagekit/contract';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MockNetworkError, setupMockApi } from '../src/node.ts';
+import { orderBody } from './helpers.ts';
+
+const mock = setupMockApi();
+afterEach(() => mock.reset());
+afterAll(() => mock.close());
+
+const auth = () => ({ authorization: `Bearer ${mock.company.token}`, 'content-type': 'application/json' });
+const listCampaigns = (init: RequestInit = {}) => mock.fetch(`/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers: auth(), ...init });
+const addOrder = (id: string) =>
+  mock.fetch('/api/order/addOrder', { method: 'POST', headers: auth(), body: JSON.stringify(orderBody(mock.company.company_id, id)) });
+
+describe('fail()', () => {
+  it('answers the next call with the status and the standard error envelope, then the real answer', async () => {
+    mock.fail('getCampaignData', { status: 503 });
+    const failed = await listCampaigns({ headers: { ...auth(), 'x-request-id': 'my-req-1' } });
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('x-request-id')).toBe('my-req-1');
+    expect(failed.headers.get('retry-after')).toBe('0');
+    expect(await failed.json()).toEqual({
+      success: false,
+      code: 'unavailable',
+      message: 'Simulated failure (engagekit mock): getCampaignData answered 503',
+      requestId: 'my-req-1',
+    });
+    expect((await listCampaigns()).status).toBe(200);
+  });
+
+  it('gives every status the contract’s code for it', async () => {
+    for (const [status, code] of Object.entries(errorCodes)) {
+      mock.fail('getCampaignData', { status: Number(status) as keyof typeof errorCodes });
+      const res = await listCampaigns();
+      expect(res.status).toBe(Number(status));
+      expect(((await res.json()) as { code: string }).code).toBe(code);
+    }
+  });
+
+  it('hits `times` calls, counts its hits, and stands until cleared with Infinity', async () => {
+    const fault = mock.fail('addOrder', { status: 500, times: 2 });
+    expect([(await addOrder('A')).status, (await addOrder('A')).status, (await addOrder('A')).status]).toEqual([500, 500, 201]);
+    expect(fault).toMatchObject({ hits: 2, remaining: 0 });
+    const standing = mock.fail('addOrder', { status: 429, retryAfter: 7, times: Number.POSITIVE_INFINITY });
+    for (let i = 0; i < 5; i++) expect((await addOrder('B')).status).toBe(429);
+    expect((await addOrder('B')).headers.get('retry-after')).toBe('7');
+    standing.clear();
+    expect((await addOrder('B')).status).toBe(201);
+  });
+
+  it('hits only its operation, in both the query and the path-prefix form of agency calls', async () => {
+    mock.fail('getCampaignData', { status: 500, times: 2 });
+    expect((await addOrder('X')).status).toBe(201);
+    expect((await mock.fetch(`/agency/getCustomers?uuid=${mock.company.uuid}`, { headers: auth() })).status).toBe(200);
+    expect((await mock.fetch(`/${mock.company.uuid}/agency/getCampaignData`, { headers: auth() })).status).toBe(500);
+    expect((await listCampaigns()).status).toBe(500);
+    expect(mock.faults()).toEqual([]);
+  });
+
+  it('takes a message and a code of your own', async () => {
+    mock.fail('addOrder', { status: 400, message: 'Invalid request: the shop is closed', code: 'shop_closed' });
+    expect(await (await addOrder('M')).json()).toMatchObject({ message: 'Invalid request: the shop is closed', code: 'shop_closed' });
+  });
+
+  it('drops the connection with network: true, so fetch rejects with a TypeError', async () => {
+    mock.fail('addOrder', { network: true });
+    const err = await addOrder('N').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err).toBeInstanceOf(MockNetworkError);
+    expect((err as Error).message).toMatch(/addOrder/);
+    expect((await addOrder('N')).status).toBe(201);
+  });
+
+  it('holds the answer back with delayMs, and an aborted request stops waiting as real fetch does', async () => {
+    mock.fail('getCampaignData', { delayMs: 60_000 });
+    const controller = new AbortController();
+    const pending = listCampaigns({ signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('answers with the real result after the delay without a status, and with the error with one', async () => {
+    mock.fail('getCampaignData', { delayMs: 20 });
+    expect((await listCampaigns()).status).toBe(200);
+    mock.fail('getCampaignData', { delayMs: 20, status: 500 });
+    expect((await listCampaigns()).status).toBe(500);
+  });
+
+  it('refuses what it cannot do, saying what to use instead', () => {
+    expect(() => mock.fail('nope' as never, { status: 500 })).toThrow(/not an operationId of the contract. Use one of: sync, submitTemplate/);
+    expect(() => mock.fail('addOrder', { status: 418 as never })).toThrow(/status 418 is not an error status/);
+    expect(() => mock.fail('addOrder', {})).toThrow(/give a status/);
+    expect(() => mock.fail('addOrder', { status: 500, times: 0 })).toThrow(/times must be at least 1/);
+  });
+});

@@ -1,0 +1,166 @@
+/** `engagekit-mock` as a process: the ready line, tokens, flags, the `/__mock` control endpoints, `init`. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { workerScriptPath } from '../src/cli/init.ts';
+import { DEFAULT_COMPANY, MOCK_WEBHOOK_SECRET } from '../src/index.ts';
+import { campaignBody, type MockProcess, orderBody, runCli, startMockProcess, startProcess, startReceiver } from './helpers.ts';
+
+const stops: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
+async function started(args: string[] = [], env: Record<string, string> = {}) {
+  const proc = await startMockProcess(args, env);
+  stops.push(() => proc.stop());
+  return proc;
+}
+
+const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as { success: boolean; data: T; message: string; code?: string };
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+describe('engagekit-mock (memory engine)', () => {
+  it('prints the admin token, the company and its token, then the ready line on 127.0.0.1; SIGTERM exits 0', async () => {
+    const proc = await startMockProcess();
+    const out = proc.output();
+    expect(proc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(out).toContain('Admin token: engagekit-mock-admin-token');
+    expect(out).toContain(`Company: uuid ${DEFAULT_COMPANY.uuid}, company_id ${DEFAULT_COMPANY.company_id}`);
+    const token = /Company token \(agency and orders\): (\S+)/.exec(out)?.[1] ?? '';
+    const res = await fetch(`${proc.url}/agency/getCampaignData?uuid=${DEFAULT_COMPANY.uuid}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${proc.url}/api/v2/companies`, { headers: { authorization: 'Bearer engagekit-mock-admin-token' } })).status).toBe(200);
+    expect(await proc.stop('SIGTERM')).toBe(0);
+  });
+
+  it('honours ADMIN_TOKEN', async () => {
+    const proc = await started([], { ADMIN_TOKEN: 'my-own-admin-token-0123' });
+    expect(proc.output()).toContain('Admin token: the one in ADMIN_TOKEN');
+    expect((await fetch(`${proc.url}/api/v2/companies`, { headers: { authorization: 'Bearer my-own-admin-token-0123' } })).status).toBe(200);
+    expect((await fetch(`${proc.url}/api/v2/companies`, { headers: { authorization: 'Bearer engagekit-mock-admin-token' } })).status).toBe(401);
+  });
+
+  it('starts with pnpm --filter @engagekit/mock-server start -- --port N', async () => {
+    const proc = await startProcess('pnpm', ['--filter', '@engagekit/mock-server', 'start', '--', '--port', '0'], { detached: true });
+    stops.push(() => proc.stop());
+    expect((await fetch(`${proc.url}/api/v2/health`)).status).toBe(200);
+  });
+
+  it('makes the same ids for the same --seed, in two processes and after a reset', async () => {
+    const ids = async (p: MockProcess) => {
+      const info = (await json<{ company: { token: string; company_id: string } }>(await fetch(`${p.url}/__mock`))).data;
+      const auth = { authorization: `Bearer ${info.company.token}` };
+      const order = await json(await post(`${p.url}/api/order/addOrder`, orderBody(info.company.company_id, 'S-1'), auth));
+      const camp = await json(await post(`${p.url}/agency/createCampaign?uuid=${DEFAULT_COMPANY.uuid}`, campaignBody('seeded'), auth));
+      return [order.data.id, camp.data.id];
+    };
+    const [a, b] = await Promise.all([started(['--seed', '9']), started(['--seed', '9'])]);
+    const first = await ids(a);
+    expect(await ids(b)).toEqual(first);
+    expect(first[0]).toMatch(/^ord_/);
+    expect((await post(`${a.url}/__mock/reset`, {})).status).toBe(200);
+    expect(await ids(a)).toEqual(first);
+  });
+
+  it('drives faults, state, sample data and reset through /__mock', async () => {
+    const proc = await started();
+    const u = proc.url;
+    const info = (await json<{ company: { token: string; company_id: string }; adminToken: string; webhookSecret: string }>(await fetch(`${u}/__mock`))).data;
+    expect(info).toMatchObject({ adminToken: 'engagekit-mock-admin-token', webhookSecret: MOCK_WEBHOOK_SECRET });
+    const auth = { authorization: `Bearer ${info.company.token}` };
+
+    const fault = await post(`${u}/__mock/fail`, { operationId: 'addOrder', status: 429, times: 2 });
+    expect(fault.status).toBe(201);
+    expect((await json<unknown[]>(await fetch(`${u}/__mock/faults`))).data.length).toBe(1);
+    const limited = await post(`${u}/api/order/addOrder`, orderBody(info.company.company_id, 'C-1'), auth);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('0');
+    expect(await json(limited)).toMatchObject({ success: false, code: 'rate_limited' });
+    expect((await fetch(`${u}/__mock/faults`, { method: 'DELETE' })).status).toBe(200);
+    expect((await post(`${u}/api/order/addOrder`, orderBody(info.company.company_id, 'C-1'), auth)).status).toBe(201);
+
+    await post(`${u}/__mock/fail`, { operationId: 'getHealth', network: true });
+    await expect(fetch(`${u}/api/v2/health`)).rejects.toThrow();
+    expect((await fetch(`${u}/api/v2/health`)).status).toBe(200);
+
+    const seeded = await post(`${u}/__mock/seed`, { campaigns: [campaignBody('from-seed')] });
+    expect(seeded.status).toBe(201);
+    const state = (await json<{ orders: { company_order_id: string }[]; campaigns: { name: string }[] }>(await fetch(`${u}/__mock/state`))).data;
+    expect(state.orders.map((o) => o.company_order_id)).toEqual(['C-1']);
+    expect(state.campaigns.map((c) => c.name)).toEqual(['from-seed']);
+
+    await post(`${u}/__mock/reset`, {});
+    const empty = (await json<{ orders: unknown[] }>(await fetch(`${u}/__mock/state`))).data;
+    expect(empty.orders).toEqual([]);
+  });
+
+  it('answers bad control input 400 and an unknown control path 404, naming what exists', async () => {
+    const proc = await started();
+    const bad = await post(`${proc.url}/__mock/fail`, { operationId: 'addOrdr', status: 500 });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).message).toMatch(/"addOrdr" is not an operationId .* addOrder/);
+    expect((await post(`${proc.url}/__mock/fail`, { status: 500 })).status).toBe(400);
+    expect((await fetch(`${proc.url}/__mock/state?uuid=00000000-0000-4000-8000-000000000000`)).status).toBe(400);
+    const unknown = await fetch(`${proc.url}/__mock/nothing`);
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).message).toContain('POST /__mock/reset');
+  });
+
+  it('delivers signed webhooks to --webhook-url and lists them at /__mock/webhooks', async () => {
+    const receiver = await startReceiver();
+    stops.push(receiver.close);
+    const proc = await started(['--webhook-url', receiver.url]);
+    const info = (await json<{ company: { token: string; company_id: string } }>(await fetch(`${proc.url}/__mock`))).data;
+    await post(`${proc.url}/api/order/addOrder`, orderBody(info.company.company_id, 'WH-1'), { authorization: `Bearer ${info.company.token}` });
+    await receiver.waitFor(1);
+    const got = receiver.received[0];
+    expect(() => new Webhook(MOCK_WEBHOOK_SECRET).verify(got?.body ?? '', got?.headers as Record<string, string>)).not.toThrow();
+    let sent: { url: string; status: number; rawBody: string; event: { type: string } }[] = [];
+    // The log entry follows the receiver's answer by a moment.
+    for (const deadline = Date.now() + 10_000; sent.length === 0 && Date.now() < deadline; ) {
+      sent = (await json<typeof sent>(await fetch(`${proc.url}/__mock/webhooks`))).data;
+      if (sent.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(sent).toEqual([
+      expect.objectContaining({ url: receiver.url, status: 200, rawBody: got?.body, event: expect.objectContaining({ type: 'order.created' }) }),
+    ]);
+    expect((await fetch(`${proc.url}/__mock/webhooks`, { method: 'DELETE' })).status).toBe(200);
+    expect((await json(await fetch(`${proc.url}/__mock/webhooks`))).data).toEqual([]);
+  });
+
+  it('loads --data at start and again on reset', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'engagekit-mock-')), 'data.json');
+    writeFileSync(file, JSON.stringify({ customers: [{ phoneNumber: '+14155550100', firstName: 'Imported' }] }));
+    const proc = await started(['--data', file]);
+    const customers = async () => (await json<{ customers: { phoneNumber: string }[] }>(await fetch(`${proc.url}/__mock/state`))).data.customers;
+    expect((await customers()).map((c) => c.phoneNumber)).toEqual(['+14155550100']);
+    await post(`${proc.url}/__mock/reset`, {});
+    expect(await customers()).toHaveLength(1);
+  });
+
+  it('refuses bad flags and a short ADMIN_TOKEN with exit code 2 and a message', async () => {
+    const port = await runCli(['--port', 'eighty']);
+    expect(port.code).toBe(2);
+    expect(port.output).toContain('--port must be a whole number from 0 to 65535, not "eighty"');
+    const engine = await runCli(['--engine', 'wiremock']);
+    expect(engine).toMatchObject({ code: 2, output: expect.stringContaining('--engine must be memory or prism') });
+    expect(await runCli([], { ADMIN_TOKEN: 'short' })).toMatchObject({
+      code: 2,
+      output: expect.stringContaining('ADMIN_TOKEN must be at least 16 characters'),
+    });
+    expect(await runCli(['--help'])).toMatchObject({ code: 0, output: expect.stringContaining('engagekit-mock init <publicDir>') });
+  });
+});
+
+describe('engagekit-mock init', () => {
+  it('copies MSW’s worker script into the public directory, creating it', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'engagekit-init-')), 'web', 'public');
+    const run = await runCli(['init', dir]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, 'mockServiceWorker.js'), 'utf8')).toBe(readFileSync(workerScriptPath(), 'utf8'));
+    expect(await runCli(['init'])).toMatchObject({ code: 2, output: expect.stringContaining('init needs the directory') });
+  });
+});

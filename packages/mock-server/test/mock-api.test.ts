@@ -1,0 +1,243 @@
+/** The in-process mock through `mock.fetch`: the ready company, seeds, reset, state and sample data. */
+import { createManualClock, createTokenService, hashToken } from '@engagekit/reference-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sha256Hex, signCompanyToken } from '../src/internal/token.ts';
+import { DEFAULT_COMPANY, MockDataError, setupMockApi } from '../src/node.ts';
+import { campaignBody, orderBody } from './helpers.ts';
+
+const mocks: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const m of mocks.splice(0)) await m.close();
+});
+function mockWith(options: Parameters<typeof setupMockApi>[0] = {}) {
+  const mock = setupMockApi(options);
+  mocks.push(mock);
+  return mock;
+}
+
+const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** Calls the mock as the company (JSON in and out). */
+function client(mock: ReturnType<typeof setupMockApi>) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await mock.fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${mock.company.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> & { data: Record<string, unknown> } };
+  };
+}
+
+describe('the ready company', () => {
+  it('exists with a working token as soon as setupMockApi returns, with nothing else in it', async () => {
+    const mock = mockWith();
+    expect(mock.company).toMatchObject({ uuid: DEFAULT_COMPANY.uuid, company_id: DEFAULT_COMPANY.company_id });
+    const call = client(mock);
+    const list = await call('GET', `/agency/getCampaignData?uuid=${mock.company.uuid}`);
+    expect(list.status).toBe(200);
+    expect(list.json.pagination).toMatchObject({ total: 0 });
+    const state = await mock.state();
+    expect(state).toMatchObject({ orders: [], campaigns: [], customers: [], templates: [], webhooks: [], deliveries: [], events: [] });
+    const companies = await mock.fetch('/api/v2/companies', { headers: { authorization: `Bearer ${mock.adminToken}` } });
+    expect(((await companies.json()) as { data: { uuid: string }[] }).data.map((c) => c.uuid)).toEqual([mock.company.uuid]);
+  });
+
+  it('signs its token with the claims the reference token service writes, and hashes the admin token as it does', async () => {
+    const secret = 'a-jwt-secret-of-at-least-32-characters!';
+    const issued = await createTokenService(secret, await hashToken('x'.repeat(16))).issue('uuid-1', { expiresInSeconds: 60, now: new Date() });
+    const ours = decode(signCompanyToken(secret, 'uuid-1'));
+    const theirs = decode(issued.token);
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
+    expect({ ...ours, iat: 0, exp: 0, jti: '' }).toEqual({ ...theirs, iat: 0, exp: 0, jti: '' });
+    await expect(createTokenService(secret, await hashToken('x'.repeat(16))).verify(signCompanyToken(secret, 'uuid-1'), new Date())).resolves.toMatchObject({
+      companyUuid: 'uuid-1',
+      scopes: ['agency', 'orders'],
+    });
+    expect(sha256Hex('an admin token')).toBe(await hashToken('an admin token'));
+  });
+
+  it('takes another company, admin token and JWT secret when asked', async () => {
+    const mock = mockWith({
+      company: { uuid: '11111111-2222-4333-8444-555555555555', company_id: 'ACME1', name: 'Acme' },
+      adminToken: 'another-admin-token-123',
+      jwtSecret: 'another-jwt-secret-0123456789abcdefgh',
+    });
+    expect((await client(mock)('POST', '/api/order/addOrder', orderBody('ACME1', 'O-1'))).status).toBe(201);
+    const got = await mock.fetch(`/api/v2/companies/${mock.company.uuid}`, { headers: { authorization: 'Bearer another-admin-token-123' } });
+    expect(((await got.json()) as { data: { name: string } }).data.name).toBe('Acme');
+    expect((await mock.fetch('/api/v2/companies', { headers: { authorization: 'Bearer engagekit-mock-admin-token' } })).status).toBe(401);
+  });
+
+  it('refuses a token signed with another key, as the server does', async () => {
+    const mock = mockWith();
+    const res = await mock.fetch(`/agency/sync?uuid=${mock.company.uuid}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${signCompanyToken('some-other-secret-0123456789abcdefghij', mock.company.uuid)}` },
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('seed and reset', () => {
+  async function script(mock: ReturnType<typeof setupMockApi>) {
+    const call = client(mock);
+    const order = await call('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'ORD-1'));
+    const campaign = await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'));
+    return { order: order.json.data.id, campaign: campaign.json.data.id, requestId: order.headers.get('x-request-id') };
+  }
+
+  it('makes the same ids for the same seed, other ids for another seed, and the same again after reset()', async () => {
+    const a = mockWith({ seed: 42 });
+    const b = mockWith({ seed: 42 });
+    const c = mockWith({ seed: 43 });
+    const first = await script(a);
+    expect(await script(b)).toEqual(first);
+    expect((await script(c)).order).not.toBe(first.order);
+    await a.reset();
+    expect(await script(a)).toEqual(first);
+    await a.reset({ seed: 43 });
+    const c2 = mockWith({ seed: 43 });
+    expect(await script(a)).toEqual(await script(c2));
+  });
+
+  it('empties everything on reset() but keeps the company and its token, and clears faults', async () => {
+    const mock = mockWith();
+    const call = client(mock);
+    await call('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'ORD-1'));
+    await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'));
+    mock.fail('getCampaignData', { status: 500, times: Number.POSITIVE_INFINITY });
+    const token = mock.company.token;
+    await mock.reset();
+    expect(mock.company.token).toBe(token);
+    expect(mock.faults()).toEqual([]);
+    const list = await call('GET', `/agency/getCampaignData?uuid=${mock.company.uuid}`);
+    expect(list.status).toBe(200);
+    expect(list.json.pagination).toMatchObject({ total: 0 });
+    expect((await mock.state()).orders).toEqual([]);
+    // The same campaign name is free again.
+    expect((await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'))).status).toBe(201);
+  });
+});
+
+describe('state()', () => {
+  it('shows the company’s orders, campaigns, customers, templates and events as the API shows them', async () => {
+    const mock = mockWith();
+    const call = client(mock);
+    const cid = mock.company.company_id;
+    await call('POST', '/api/order/addOrder', orderBody(cid, 'ORD-1'));
+    await call('POST', '/api/order/addOrder', orderBody(cid, 'ORD-2', { phoneNumber: '+919800000002', firstName: 'Ravi', totalAmount: 10 }));
+    await call('PUT', '/api/order/updateOrder/ORD-1', { company_id: cid, companyOrderStatus: 'Shipped' });
+    await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'));
+    await call('POST', `/agency/template?uuid=${mock.company.uuid}`, { template_name: 'welcome', phone_number: '6363978748', wam_id: 'w1' });
+    const state = await mock.state();
+    expect(state.orders.map((o) => [o.company_order_id, o.companyOrderStatus, o.version])).toEqual([
+      ['ORD-1', 'Shipped', 2],
+      ['ORD-2', null, 1],
+    ]);
+    expect(state.orders[0]).not.toHaveProperty('company_uuid');
+    expect(state.campaigns.map((c) => [c.name, c.uuid, c.status])).toEqual([['spring', mock.company.uuid, 'scheduled']]);
+    expect(state.customers.map((c) => c.phoneNumber)).toEqual(['+919800000001', '+919800000002']);
+    expect(state.templates).toEqual([expect.objectContaining({ template_name: 'welcome', status: 'submitted' })]);
+    expect(state.events.map((e) => [e.type, e.data.order.company_order_id])).toEqual([
+      ['order.created', 'ORD-1'],
+      ['order.created', 'ORD-2'],
+      ['order.updated', 'ORD-1'],
+    ]);
+  });
+
+  it('reads any company the mock holds, and says so when it holds none by that uuid', async () => {
+    const mock = mockWith();
+    const made = await mock.fetch('/api/v2/companies', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Other', company_id: 'OTHER1' }),
+    });
+    const uuid = ((await made.json()) as { data: { uuid: string } }).data.uuid;
+    expect((await mock.state(uuid)).company.company_id).toBe('OTHER1');
+    await expect(mock.state('00000000-0000-4000-8000-000000000000')).rejects.toThrow(/no company 00000000/);
+  });
+});
+
+describe('sample data', () => {
+  const data = {
+    templates: [{ template_name: 'welcome', phone_number: '6363978748', wam_id: 'w1' }],
+    customers: [{ phoneNumber: '+14155550100', firstName: 'Imported' }],
+    orders: [{ company_order_id: 'S-1', totalAmount: 5, firstName: 'Sam', phoneNumber: '+14155550101', postalCode: '1', streetAddress1: 'x' }],
+    campaigns: [campaignBody('welcome-wave')],
+  };
+
+  it('loads through the API at start and again after every reset', async () => {
+    const mock = mockWith({ seed: 5, data });
+    await mock.ready;
+    const first = await mock.state();
+    expect(first.orders.map((o) => o.company_order_id)).toEqual(['S-1']);
+    expect(first.customers.map((c) => c.phoneNumber).sort()).toEqual(['+14155550100', '+14155550101']);
+    expect(first.campaigns.map((c) => c.name)).toEqual(['welcome-wave']);
+    expect(first.templates).toHaveLength(1);
+    await client(mock)('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'EXTRA'));
+    await mock.reset();
+    const again = await mock.state();
+    expect(again.orders.map((o) => o.id)).toEqual(first.orders.map((o) => o.id));
+  });
+
+  it('makes the first call wait until the data is in', async () => {
+    const mock = mockWith({ data });
+    // No `await mock.ready`: the call itself waits.
+    const res = await client(mock)('GET', `/agency/getCampaignData?uuid=${mock.company.uuid}`);
+    expect(res.json.pagination).toMatchObject({ total: 1 });
+  });
+
+  it('rejects ready with the API’s own words when the data is refused', async () => {
+    const mock = mockWith({
+      data: { orders: [{ company_order_id: 'BAD', totalAmount: -1, firstName: 'x', phoneNumber: 'nope', postalCode: '1', streetAddress1: 'x' }] },
+    });
+    const err = await mock.ready.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MockDataError);
+    expect((err as Error).message).toMatch(/orders\[0\] answered 400: .*phoneNumber/);
+  });
+
+  it('loads more on demand with seed(data), answering with what was created', async () => {
+    const mock = mockWith();
+    const loaded = await mock.seed({ orders: data.orders, campaigns: data.campaigns });
+    expect(loaded.orders[0]).toMatchObject({ company_order_id: 'S-1', company_id: mock.company.company_id });
+    expect(loaded.campaigns[0]?.name).toBe('welcome-wave');
+  });
+});
+
+describe('limits and targets', () => {
+  it('has no rate limit unless asked, and limits per token when asked', async () => {
+    const open = mockWith();
+    for (let i = 0; i < 30; i++) expect((await client(open)('GET', `/agency/getCustomers?uuid=${open.company.uuid}`)).status).toBe(200);
+    const limited = mockWith({ rateLimitPerMinute: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await client(limited)('GET', `/agency/getCustomers?uuid=${limited.company.uuid}`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('accepts private and loopback webhook targets', async () => {
+    const mock = mockWith();
+    const res = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks' }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('serves a base URL with a path prefix, and takes bare paths under it', async () => {
+    const mock = mockWith({ baseUrl: 'https://api.example.test/engage/v1' });
+    const headers = { authorization: `Bearer ${mock.company.token}`, 'content-type': 'application/json' };
+    const full = await mock.fetch(`https://api.example.test/engage/v1/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers });
+    expect(full.status).toBe(200);
+    const bare = await mock.fetch(`/api/order/addOrder`, { method: 'POST', headers, body: JSON.stringify(orderBody(mock.company.company_id, 'P-1')) });
+    expect(bare.status).toBe(201);
+  });
+
+  it('uses the clock it is given for what it writes', async () => {
+    const clock = createManualClock(new Date('2026-03-01T12:00:00.000Z'));
+    const mock = mockWith({ clock });
+    const res = await client(mock)('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'C-1'));
+    expect(res.json.data.created_at).toBe('2026-03-01T12:00:00.000Z');
+  });
+});
