@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
 import { createTokenService } from './http/auth.ts';
+import { createCompanyCache } from './http/company-cache.ts';
 import { errorBody, HttpError } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createRandomIds } from './ids.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash);
   const limiter = createRateLimiter(deps.config.rateLimitPerMinute);
   const app = new Hono<Env>();
+  const company = createCompanyCache(deps.store, () => clock.now().getTime());
 
   app.use(async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -49,6 +51,7 @@ export function createApp(deps: AppDeps) {
       tokens,
       logger,
       resolveHost: deps.resolveHost,
+      company,
       requestId,
       now,
       write: { newId: (p) => ids.newId(p), now: now.toISOString() },

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.ts';
 import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
-import type { Store, WriteContext } from './store/types.ts';
+import type { CompanyRecord, Store, WriteContext } from './store/types.ts';
 
 /** Settings of the app itself (the process-level settings live in config.ts). */
 export interface AppConfig {
@@ -52,6 +52,8 @@ export interface RequestContext {
   resolveHost: HostResolver | undefined;
   requestId: string;
   now: Date;
+  /** A company by uuid, through a short-lived cache (companies never change once created). */
+  company(uuid: string): Promise<CompanyRecord | null>;
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;

@@ -5,6 +5,8 @@ import { HttpError } from './errors.ts';
 const ISSUER = 'engagekit';
 const AUDIENCE = 'engagekit-api';
 const ALL_SCOPES: Scope[] = ['agency', 'orders'];
+/** Tokens whose signature was checked, kept until they expire. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 /** What a valid company token says. */
 export interface CompanyClaims {
@@ -49,6 +51,7 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 export function createTokenService(jwtSecret: string, adminTokenHash: string): TokenService {
   const key = new TextEncoder().encode(jwtSecret);
   const adminHash = fromHex(adminTokenHash);
+  const verified = new Map<string, CompanyClaims>();
   return {
     async issue(companyUuid, { scopes, expiresInSeconds, now }) {
       const granted = scopes && scopes.length > 0 ? [...new Set(scopes)] : ALL_SCOPES;
@@ -66,25 +69,38 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
       return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
     },
     async verify(token, now) {
-      try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: now });
-        if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
-        const scopes = String(payload.scope ?? '')
-          .split(' ')
-          .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
-        return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
-      } catch (e) {
-        if (e instanceof HttpError) throw e;
-        if (e instanceof joseErrors.JWTExpired) throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
-        if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw new HttpError(401, 'Unauthorized: the token signature is invalid');
-        if (e instanceof joseErrors.JWTClaimValidationFailed) throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
-        throw new HttpError(401, 'Unauthorized: the token is malformed');
+      // A token checked once is good until it expires: skip the HMAC for it (bounded, oldest dropped first).
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAt > now) return known;
+        verified.delete(token);
       }
+      const claims = await verifyOnce(token, now);
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(token, claims);
+      return claims;
     },
     async isAdminToken(token) {
       return constantTimeEqual(await sha256(token), adminHash);
     },
   };
+
+  async function verifyOnce(token: string, now: Date): Promise<CompanyClaims> {
+    try {
+      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: now });
+      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
+      const scopes = String(payload.scope ?? '')
+        .split(' ')
+        .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
+      return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      if (e instanceof joseErrors.JWTExpired) throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
+      if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw new HttpError(401, 'Unauthorized: the token signature is invalid');
+      if (e instanceof joseErrors.JWTClaimValidationFailed) throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
+      throw new HttpError(401, 'Unauthorized: the token is malformed');
+    }
+  }
 }
 
 /** The bearer token of a request; 401 when there is none or the header is malformed. */

@@ -87,11 +87,11 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
   const namedUuid = (input.query as { uuid?: string } | undefined)?.uuid ?? (input.params as { uuid?: string } | undefined)?.uuid;
   if (op.auth.kind === 'company') {
     if (op.surface === 'agency') {
-      company = await ctx.store.getCompany(namedUuid as string);
+      company = await ctx.company(namedUuid as string);
       if (!company) throw new HttpError(404, 'No company found with the provided uuid');
       if (company.uuid !== tokenCompanyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
     } else {
-      company = await ctx.store.getCompany(tokenCompanyUuid as string);
+      company = await ctx.company(tokenCompanyUuid as string);
       if (!company) throw new HttpError(401, 'Unauthorized: the token’s company no longer exists');
       const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
       if (companyId !== undefined && companyId !== company.company_id) {
@@ -102,7 +102,7 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
     }
     if (!scopes.includes(op.auth.scope)) throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope`);
   } else if (namedUuid) {
-    company = await ctx.store.getCompany(namedUuid);
+    company = await ctx.company(namedUuid);
     if (!company) throw new HttpError(404, 'No company found with the provided uuid');
     if (op.auth.kind === 'admin-or-company' && !isAdmin && company.uuid !== tokenCompanyUuid) {
       throw new HttpError(403, 'Forbidden: the token belongs to another company');

@@ -48,6 +48,17 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
  */
 export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, listen?: Listen): Store {
   const dispatch = createSqlDispatch(db, listen);
+  // The hottest reads, as prepared statements: planned once per connection, built once here.
+  const getCompanyStatement = db
+    .select(companyColumns)
+    .from(companies)
+    .where(eq(companies.uuid, sql.placeholder('uuid')))
+    .prepare('engagekit_get_company');
+  const getCampaignStatement = db
+    .select(campaignColumns)
+    .from(campaigns)
+    .where(and(eq(campaigns.company_uuid, sql.placeholder('companyUuid')), eq(campaigns.id, sql.placeholder('id'))))
+    .prepare('engagekit_get_campaign');
   async function total(
     table: typeof companies | typeof campaigns | typeof customers | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
@@ -85,7 +96,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       }
     },
     async getCompany(uuid) {
-      const [row] = await db.select(companyColumns).from(companies).where(eq(companies.uuid, uuid));
+      const [row] = await getCompanyStatement.execute({ uuid });
       return row ?? null;
     },
     async listCompanies(page) {
@@ -133,10 +144,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       }
     },
     async getCampaign(companyUuid, id) {
-      const [row] = await db
-        .select(campaignColumns)
-        .from(campaigns)
-        .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)));
+      const [row] = await getCampaignStatement.execute({ companyUuid, id });
       return row ?? null;
     },
     async listCampaigns(companyUuid, page) {

@@ -1,0 +1,23 @@
+import type { CompanyRecord, Store } from '../store/types.ts';
+
+/** How long a company read stays cached. Companies never change once created; the bound only limits staleness after a mock reset. */
+export const COMPANY_CACHE_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+/** Looks companies up by uuid through a small time-bounded cache; unknown uuids are not cached. */
+export function createCompanyCache(store: Store, nowMs: () => number): (uuid: string) => Promise<CompanyRecord | null> {
+  const cache = new Map<string, { company: CompanyRecord; at: number }>();
+  return async (uuid) => {
+    const hit = cache.get(uuid);
+    const now = nowMs();
+    if (hit && now - hit.at < COMPANY_CACHE_MS) return hit.company;
+    const company = await store.getCompany(uuid);
+    if (company) {
+      if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(uuid, { company, at: now });
+    } else {
+      cache.delete(uuid);
+    }
+    return company;
+  };
+}
