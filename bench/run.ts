@@ -7,14 +7,29 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Bench, Row } from './lib.ts';
+import { mockHttp, mockInProcess, mockStartup } from './rows/mock.ts';
 import { report100k } from './rows/report.ts';
+import { sdkInProcess, sdkLoopback, sdkPrefetch } from './rows/sdk.ts';
 import { deepPage, serverRead } from './rows/server.ts';
 import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
 
 // The PostgreSQL rows make their own databases on this server.
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 
-const benches: Bench[] = [serverRead('postgres', 0.25), serverRead('pglite', 0.1), deepPage, report100k, deliveryRate, deliveryLatency];
+const benches: Bench[] = [
+  sdkLoopback,
+  sdkInProcess,
+  sdkPrefetch,
+  mockInProcess,
+  mockHttp,
+  mockStartup,
+  serverRead('postgres', 0.25),
+  serverRead('pglite', 0.1),
+  deepPage,
+  report100k,
+  deliveryRate,
+  deliveryLatency,
+];
 
 const filters = process.argv.slice(2);
 const chosen = benches.filter((b) => filters.length === 0 || filters.some((f) => b.id.startsWith(f)));
