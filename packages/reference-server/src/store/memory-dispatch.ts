@@ -1,6 +1,6 @@
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from './types.ts';
 
-type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempt' | 'nextDeliveryDue' | 'onDeliveriesQueued'>;
+type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued'>;
 
 /**
  * The dispatch half of the memory store, over its maps. `queued` is called for every new pending
@@ -47,22 +47,26 @@ export function createMemoryDispatch(maps: {
       }
     },
 
-    async finishAttempt(id, claimToken, outcome, now) {
-      const d = maps.deliveries.get(id);
-      if (!d || claims.get(id)?.token !== claimToken || d.status !== 'pending') return false;
-      claims.delete(id);
-      d.attempts.push(structuredClone(outcome.attempt));
-      d.attempt_count += 1;
-      d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
-      d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;
-      if (d.status !== 'pending') pending.delete(id);
-      const endpoint = maps.endpoints.get(d.endpoint_id);
-      if (outcome.disableEndpoint && endpoint) {
-        endpoint.enabled = false;
-        endpoint.disabled_reason = outcome.disableEndpoint;
-        endpoint.updated_at = now;
+    async finishAttempts(finished, now) {
+      const done = new Set<string>();
+      for (const { id, claimToken, outcome } of finished) {
+        const d = maps.deliveries.get(id);
+        if (!d || claims.get(id)?.token !== claimToken || d.status !== 'pending') continue;
+        claims.delete(id);
+        d.attempts.push(structuredClone(outcome.attempt));
+        d.attempt_count += 1;
+        d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
+        d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;
+        if (d.status !== 'pending') pending.delete(id);
+        const endpoint = maps.endpoints.get(d.endpoint_id);
+        if (outcome.disableEndpoint && endpoint) {
+          endpoint.enabled = false;
+          endpoint.disabled_reason = outcome.disableEndpoint;
+          endpoint.updated_at = now;
+        }
+        done.add(id);
       }
-      return true;
+      return done;
     },
 
     async nextDeliveryDue() {

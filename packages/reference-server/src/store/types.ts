@@ -261,8 +261,11 @@ export interface Store {
   claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedDelivery[]>;
   /** Extends the lease of deliveries still held under `claimToken` (slow receivers). */
   extendClaims(ids: string[], claimToken: string, leaseUntil: string): Promise<void>;
-  /** Records an attempt and its outcome; false (and nothing written) when the claim was lost to another dispatcher. */
-  finishAttempt(id: string, claimToken: string, outcome: AttemptOutcome, now: string): Promise<boolean>;
+  /**
+   * Records attempts and their outcomes, several in one write; gives the ids it recorded. An attempt
+   * whose claim was lost to another dispatcher is left out (nothing written for it).
+   */
+  finishAttempts(finished: { id: string; claimToken: string; outcome: AttemptOutcome }[], now: string): Promise<Set<string>>;
   /** When the earliest pending delivery falls due (null when none is pending), for the dispatcher's sleep. */
   nextDeliveryDue(): Promise<string | null>;
   /**

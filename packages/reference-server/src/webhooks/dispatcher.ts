@@ -18,7 +18,7 @@ export interface DispatcherOptions {
   resolveHost?: HostResolver | undefined;
   /** How attempts are sent. Default: the global fetch. The mock passes its own. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Attempts in flight at once. Default 32. */
+  /** Attempts in flight at once. Default 64. */
   concurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
   attemptTimeoutMs?: number;
@@ -41,6 +41,9 @@ export interface Dispatcher {
 }
 
 const EXCERPT_BYTES = 512;
+
+/** Runs `f` after the I/O already queued (setImmediate in Node; a timer where there is none, as in browsers). */
+const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
 /** Reads at most `max` bytes of a response body as text. */
 async function excerpt(res: Response, max = EXCERPT_BYTES): Promise<string> {
@@ -80,7 +83,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options.logger ?? silentLogger;
   const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
   const send = options.fetch ?? ((r: Request) => fetch(r));
-  const concurrency = options.concurrency ?? 32;
+  const concurrency = options.concurrency ?? 64;
   const timeoutMs = options.attemptTimeoutMs ?? 15_000;
   const leaseMs = options.leaseMs ?? 6_000;
   const pollMs = options.pollIntervalMs ?? 1_000;
@@ -95,6 +98,27 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let woken = false;
   let unsubscribe: (() => Promise<void>) | undefined;
   let renewTimer: ReturnType<typeof setInterval> | undefined;
+
+  // Finished attempts are written in batches: one statement for all that finish in the same moment.
+  let batch: { id: string; claimToken: string; outcome: AttemptOutcome; done: (kept: boolean) => void; failed: (e: unknown) => void }[] = [];
+  function finish(id: string, claimToken: string, outcome: AttemptOutcome): Promise<boolean> {
+    return new Promise((done, failed) => {
+      batch.push({ id, claimToken, outcome, done, failed });
+      if (batch.length === 1) soon(flush);
+    });
+  }
+  function flush() {
+    const items = batch;
+    batch = [];
+    store.finishAttempts(items, clock.now().toISOString()).then(
+      (kept) => {
+        for (const item of items) item.done(kept.has(item.id));
+      },
+      (e) => {
+        for (const item of items) item.failed(e);
+      },
+    );
+  }
 
   function wake() {
     woken = true;
@@ -169,7 +193,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const next = nextAttemptAt({ schedule, attemptsMade: attemptNo, now, retryAfterS, jitter, random });
       outcome = next ? { attempt: record, status: 'retry', nextAttemptAt: next.toISOString() } : { attempt: record, status: 'failed', nextAttemptAt: null };
     }
-    const kept = await store.finishAttempt(delivery.id, claimed.claimToken, outcome, now.toISOString());
+    const kept = await finish(delivery.id, claimed.claimToken, outcome);
     const log = {
       delivery: delivery.id,
       event: delivery.event_id,

@@ -39,7 +39,7 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
     for (const l of listeners) l();
   };
 
-  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempt' | 'nextDeliveryDue' | 'onDeliveriesQueued'> = {
+  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued'> = {
     async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
       // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
       const result = await db.execute(sql`
@@ -89,26 +89,38 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
       );
     },
 
-    async finishAttempt(id, claimToken, outcome, now) {
-      return db.transaction(async (tx) => {
-        const done = await tx.execute(sql`
-          UPDATE deliveries
-             SET attempts = attempts || ${JSON.stringify([outcome.attempt])}::jsonb,
-                 attempt_count = attempt_count + 1,
-                 status = ${outcome.status === 'retry' ? 'pending' : outcome.status},
-                 next_attempt_at = ${outcome.status === 'retry' ? outcome.nextAttemptAt : null},
+    async finishAttempts(finished, now) {
+      if (finished.length === 0) return new Set();
+      const input = finished.map(({ id, claimToken, outcome }) => ({
+        id,
+        claim_token: claimToken,
+        attempt: outcome.attempt,
+        status: outcome.status === 'retry' ? 'pending' : outcome.status,
+        next_attempt_at: outcome.status === 'retry' ? outcome.nextAttemptAt : null,
+        disable: outcome.disableEndpoint ?? null,
+      }));
+      // One statement for the whole batch: record every attempt and, on a 410, disable its endpoint.
+      const done = await db.execute(sql`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+            AS x(id text, claim_token text, attempt jsonb, status text, next_attempt_at timestamptz, disable text)),
+        finished AS (
+          UPDATE deliveries AS d
+             SET attempts = d.attempts || jsonb_build_array(i.attempt),
+                 attempt_count = d.attempt_count + 1,
+                 status = i.status,
+                 next_attempt_at = i.next_attempt_at,
                  claim_token = NULL, locked_until = NULL
-           WHERE id = ${id} AND claim_token = ${claimToken} AND status = 'pending'
-          RETURNING endpoint_id`);
-        const [row] = rowsOf(done);
-        if (!row) return false;
-        if (outcome.disableEndpoint) {
-          await tx.execute(
-            sql`UPDATE webhook_endpoints SET enabled = false, disabled_reason = ${outcome.disableEndpoint}, updated_at = ${now} WHERE id = ${row.endpoint_id as string}`,
-          );
-        }
-        return true;
-      });
+            FROM input AS i
+           WHERE d.id = i.id AND d.claim_token = i.claim_token AND d.status = 'pending'
+          RETURNING d.id, d.endpoint_id, i.disable),
+        disabled AS (
+          UPDATE webhook_endpoints AS e SET enabled = false, disabled_reason = f.disable, updated_at = ${now}
+            FROM finished AS f
+           WHERE f.disable IS NOT NULL AND e.id = f.endpoint_id
+          RETURNING e.id)
+        SELECT id FROM finished`);
+      return new Set(rowsOf(done).map((r) => r.id as string));
     },
 
     async nextDeliveryDue() {
