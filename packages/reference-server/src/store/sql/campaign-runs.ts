@@ -31,21 +31,6 @@ function campaignFromRow(r: Row): CampaignRecord {
   };
 }
 
-/** Counts by status as the report's funnel. */
-const funnel = sql`count(*)::int AS total,
-  count(*) FILTER (WHERE status IN ('sent', 'delivered', 'read'))::int AS sent,
-  count(*) FILTER (WHERE status IN ('delivered', 'read'))::int AS delivered,
-  count(*) FILTER (WHERE status = 'read')::int AS read,
-  count(*) FILTER (WHERE status = 'failed')::int AS failed`;
-
-const totalsOf = (r: Row | undefined): MessageTotals => ({
-  total: Number(r?.total ?? 0),
-  sent: Number(r?.sent ?? 0),
-  delivered: Number(r?.delivered ?? 0),
-  read: Number(r?.read ?? 0),
-  failed: Number(r?.failed ?? 0),
-});
-
 type RunMethods = Pick<
   Store,
   | 'claimDueCampaigns'
@@ -93,16 +78,41 @@ export function createSqlCampaignRuns(db: SqlDatabase): RunMethods {
       return rows.length > 0;
     },
 
-    async insertMessage(message) {
-      const rows = await db.insert(messages).values(message).onConflictDoNothing().returning({ id: messages.id });
-      return rows.length > 0;
+    async insertMessage(m) {
+      // One statement: the message, its status count and its run, or nothing when the run already has one for that customer.
+      const result = await db.execute(sql`
+        WITH ins AS (
+          INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
+          VALUES (${m.id}, ${m.company_uuid}, ${m.campaign_id}, ${m.customer_id}, ${m.phone_number}, ${m.status}, ${m.error}, ${m.run_key}, ${m.provider_message_id},
+                  ${JSON.stringify(m.variables)}::jsonb, ${m.created_at}, ${m.updated_at})
+          ON CONFLICT DO NOTHING
+          RETURNING company_uuid, campaign_id, status, run_key),
+        counted AS (
+          INSERT INTO message_counts (company_uuid, campaign_id, status, n) SELECT company_uuid, campaign_id, status, 1 FROM ins
+          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + 1),
+        run AS (
+          INSERT INTO campaign_runs (company_uuid, campaign_id, run_key) SELECT company_uuid, campaign_id, run_key FROM ins
+          ON CONFLICT DO NOTHING)
+        SELECT count(*)::int AS inserted FROM ins`);
+      return Number(rowsOf(result)[0]?.inserted ?? 0) > 0;
     },
 
     async updateMessage(id, patch, now) {
-      await db
-        .update(messages)
-        .set({ ...patch, updated_at: now })
-        .where(eq(messages.id, id));
+      // One statement: the new outcome, and the status counts moved from the old status to the new one.
+      await db.execute(sql`
+        WITH old AS (SELECT id, status FROM messages WHERE id = ${id} FOR UPDATE),
+        upd AS (
+          UPDATE messages AS m SET status = ${patch.status}, error = ${patch.error}, provider_message_id = ${patch.provider_message_id}, updated_at = ${now}
+            FROM old WHERE m.id = old.id
+          RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, m.status AS new_status),
+        dec AS (
+          UPDATE message_counts AS c SET n = c.n - 1 FROM upd
+           WHERE upd.old_status <> upd.new_status AND c.campaign_id = upd.campaign_id AND c.status = upd.old_status),
+        inc AS (
+          INSERT INTO message_counts (company_uuid, campaign_id, status, n)
+          SELECT company_uuid, campaign_id, new_status, 1 FROM upd WHERE old_status <> new_status
+          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + 1)
+        SELECT 1`);
     },
 
     async listRunMessages(campaignId, runKey) {
@@ -113,17 +123,35 @@ export function createSqlCampaignRuns(db: SqlDatabase): RunMethods {
     },
 
     async messageTotals(companyUuid) {
-      const perCampaign = rowsOf(
-        await db.execute(sql`SELECT campaign_id, ${funnel}, count(DISTINCT run_key)::int AS runs, max(run_key) AS last_run
-                               FROM messages WHERE company_uuid = ${companyUuid} GROUP BY campaign_id`),
+      const counts = rowsOf(await db.execute(sql`SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = ${companyUuid}`));
+      const runs = rowsOf(
+        await db.execute(
+          sql`SELECT campaign_id, count(*)::int AS runs, max(run_key) AS last_run FROM campaign_runs WHERE company_uuid = ${companyUuid} GROUP BY campaign_id`,
+        ),
       );
       const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
       const campaignsMap = new Map<string, MessageTotals & { runs: number; last_run_at: string | null }>();
-      for (const r of perCampaign) {
-        const t = totalsOf(r);
-        for (const k of Object.keys(company) as (keyof MessageTotals)[]) company[k] += t[k];
-        campaignsMap.set(r.campaign_id as string, { ...t, runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
+      const entry = (id: string) => {
+        let e = campaignsMap.get(id);
+        if (!e) {
+          e = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
+          campaignsMap.set(id, e);
+        }
+        return e;
+      };
+      for (const r of counts) {
+        const e = entry(r.campaign_id as string);
+        const n = Number(r.n);
+        const status = r.status as string;
+        for (const t of [e, company]) {
+          t.total += n;
+          if (status === 'sent' || status === 'delivered' || status === 'read') t.sent += n;
+          if (status === 'delivered' || status === 'read') t.delivered += n;
+          if (status === 'read') t.read += n;
+          if (status === 'failed') t.failed += n;
+        }
       }
+      for (const r of runs) Object.assign(entry(r.campaign_id as string), { runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
       return { company, campaigns: campaignsMap };
     },
 

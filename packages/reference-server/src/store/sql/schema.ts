@@ -5,7 +5,7 @@
  * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
  */
 import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
-import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import type { DeliveryRecord, MessageRecord, OrderRecord } from '../types.ts';
 
 /**
@@ -271,6 +271,42 @@ export const messages = pgTable(
   ],
 );
 
+/** Messages by campaign and status, kept with every message write, so the report reads a few rows instead of every message. */
+export const messageCounts = pgTable(
+  'message_counts',
+  {
+    company_uuid: id('company_uuid').notNull(),
+    campaign_id: id('campaign_id').notNull(),
+    status: text('status').$type<MessageRecord['status']>().notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaign_id, t.status] }), index('message_counts_company_idx').on(t.company_uuid)],
+);
+
+/** The runs (due times) each campaign has had, kept with the first message of each run. */
+export const campaignRuns = pgTable(
+  'campaign_runs',
+  {
+    company_uuid: id('company_uuid').notNull(),
+    campaign_id: id('campaign_id').notNull(),
+    run_key: text('run_key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaign_id, t.run_key] }), index('campaign_runs_company_idx').on(t.company_uuid)],
+);
+
 /** Every table, for drizzle's `schema` option and for tests that empty the database. */
-export const schema = { settings, companies, templates, campaigns, orders, customers, events, webhookEndpoints, deliveries, messages };
+export const schema = {
+  settings,
+  companies,
+  templates,
+  campaigns,
+  orders,
+  customers,
+  events,
+  webhookEndpoints,
+  deliveries,
+  messages,
+  messageCounts,
+  campaignRuns,
+};
 export type Schema = typeof schema;
