@@ -156,7 +156,8 @@ export function createMockApi(options: MockApiOptions = {}) {
     // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no timers.
     void inner.onDeliveriesQueued(() => {
       if (gen.dispatcher || closed || gen !== current) return;
-      gen.dispatcher = createDispatcher({ store, clock, logger, retrySchedule, allowPrivate: true, fetch: sink.sender(gen.id) });
+      // batchWrites off: a test that saw a webhook arrive reads its delivery record at once.
+      gen.dispatcher = createDispatcher({ store, clock, logger, retrySchedule, allowPrivate: true, fetch: sink.sender(gen.id), batchWrites: false });
       void gen.dispatcher.start();
     });
     return gen;

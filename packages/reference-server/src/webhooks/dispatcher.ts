@@ -26,6 +26,11 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** The longest it sleeps without a wake-up. Default 1 s. */
   pollIntervalMs?: number;
+  /**
+   * Record attempts that finish in the same moment with one write (default true, for a database); false
+   * records each as soon as it finishes, so a caller who saw a delivery arrive sees its record at once (the mock).
+   */
+  batchWrites?: boolean;
   /** Spread of retry delays, a fraction. Default 0.1. */
   jitter?: number;
   random?: () => number;
@@ -88,6 +93,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const leaseMs = options.leaseMs ?? 6_000;
   const pollMs = options.pollIntervalMs ?? 1_000;
   const jitter = options.jitter ?? 0.1;
+  const batchWrites = options.batchWrites ?? true;
   const random = options.random ?? Math.random;
   const claimToken = `dsp_${crypto.randomUUID()}`;
 
@@ -104,7 +110,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function finish(id: string, claimToken: string, outcome: AttemptOutcome): Promise<boolean> {
     return new Promise((done, failed) => {
       batch.push({ id, claimToken, outcome, done, failed });
-      if (batch.length === 1) soon(flush);
+      if (!batchWrites) flush();
+      else if (batch.length === 1) soon(flush);
     });
   }
   function flush() {

@@ -54,8 +54,11 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const defaultDeps: TransportDeps = { sleep: abortableSleep, random: Math.random, now: Date.now };
 
-/** One signal that aborts when any of `signals` does. */
+const noop = () => {};
+
+/** One signal that aborts when any of `signals` does (one signal is used as it is). */
 function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
+  if (signals.length === 1) return { signal: signals[0] as AbortSignal, dispose: noop };
   const controller = new AbortController();
   const onAbort = (e: Event) => controller.abort((e.target as AbortSignal).reason);
   for (const s of signals) {
@@ -92,6 +95,7 @@ function connectionDetail(err: unknown): string {
  */
 export async function send(request: Request, options: SendOptions, deps: TransportDeps = defaultDeps): Promise<Response> {
   const { method, url } = request;
+  // The request's own signal only matters when someone could abort it; openapi-fetch's default never does.
   const user = anySignal(options.signal ? [options.signal, request.signal] : [request.signal]);
   const abortError = () => new APIUserAbortError(`${method} ${url} was aborted by its AbortSignal`, { cause: user.signal.reason });
   try {
