@@ -1,0 +1,21 @@
+/**
+ * Run it: `ENGAGEKIT_WEBHOOK_SECRET=whsec_... PORT=8080 node examples/webhook-receiver/index.ts`,
+ * then register `http://<this host>:8080/` as a webhook endpoint.
+ */
+import { startWebhookReceiver } from './receiver.ts';
+
+const secret = process.env.ENGAGEKIT_WEBHOOK_SECRET;
+if (!secret) {
+  console.error('Set ENGAGEKIT_WEBHOOK_SECRET to the endpoint secret (whsec_...) from the admin API or /settings.');
+  process.exit(2);
+}
+const receiver = await startWebhookReceiver({
+  secret,
+  port: Number(process.env.PORT ?? 8080),
+  host: process.env.HOST ?? '127.0.0.1',
+  handle: (event) => {
+    const { order } = event.data;
+    console.log(`${event.type} ${order.company_order_id}: ${order.firstName} ${order.phoneNumber}, total ${order.totalAmount} (v${order.version})`);
+  },
+});
+console.log(`webhook receiver listening on ${receiver.url}`);

@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'webhook-receiver',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Only because this example lives beside the SDK's sources: build it when stale.
+    globalSetup: ['test/build-sdk.ts'],
+  },
+});
