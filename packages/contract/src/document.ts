@@ -11,6 +11,13 @@ export const apiVersion = '0.1.0';
 const RequestIdHeader = z
   .string()
   .meta({ description: 'The request id, also in error bodies; quote it when asking for help.', example: 'req_5f3c9b2e8a1d4c67', header: { id: 'RequestId' } });
+const IdempotencyHeader = z.object({
+  'idempotency-key': z.string().min(1).max(255).optional().meta({
+    description:
+      'Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409.',
+    example: 'c1f1b4f2-7a4e-4f4e-9f67-2d1c3e0a9b15',
+  }),
+});
 const RetryAfterHeader = z.string().meta({ description: 'Seconds to wait before trying again.', example: '30', header: { id: 'RetryAfter' } });
 
 const errorMeta: Record<ErrorStatus, { id: string; description: string; example: string }> = {
@@ -76,7 +83,9 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
       content: { 'application/json': { schema: r.schema } },
     };
   }
-  const statuses = new Set<ErrorStatus>([...op.errors, 500]);
+  const write = method !== 'get';
+  // Any write may be retried with an Idempotency-Key; one still running with the same key answers 409.
+  const statuses = new Set<ErrorStatus>([...op.errors, ...(write && op.auth.kind !== 'public' ? ([409] as const) : []), 500]);
   for (const s of [...statuses].sort()) responses[s] = errorResponses[s];
   return {
     operationId: alias ? `${op.operationId}With${method[0]?.toUpperCase()}${method.slice(1)}` : op.operationId,
@@ -91,7 +100,15 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
       .join(' '),
     tags: [...op.tags],
     security: securityOf(op),
-    ...(op.params || op.query ? { requestParams: { ...(op.params ? { path: op.params } : {}), ...(op.query ? { query: op.query } : {}) } } : {}),
+    ...(op.params || op.query || write
+      ? {
+          requestParams: {
+            ...(op.params ? { path: op.params } : {}),
+            ...(op.query ? { query: op.query } : {}),
+            ...(write ? { header: IdempotencyHeader } : {}),
+          },
+        }
+      : {}),
     ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } } : {}),
     responses: responses as ZodOpenApiOperationObject['responses'],
   };

@@ -184,6 +184,32 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(got.json.data).toEqual(c);
       });
 
+      it('answers a retried create with the same Idempotency-Key as the first time, and refuses the key for another request', async () => {
+        const key = `retry-${suffix}`;
+        const path = `/agency/createCampaign?uuid=${A().uuid}`;
+        const first = await call('POST', path, { token: A().token, body: campaign('idempotent'), headers: { 'idempotency-key': key } });
+        expect(first.status).toBe(201);
+        const again = await call('POST', path, { token: A().token, body: campaign('idempotent'), headers: { 'idempotency-key': key } });
+        expect(again.status).toBe(201);
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect((again.json.data as { id: string }).id).toBe((first.json.data as { id: string }).id);
+        const other = await call('POST', path, { token: A().token, body: campaign('other-name'), headers: { 'idempotency-key': key } });
+        expect(other.status).toBe(400);
+        expect(other.json).toMatchObject({ code: 'idempotency_key_reused', issues: [{ path: 'Idempotency-Key' }] });
+        // Another company's identical key is its own.
+        expect(
+          (
+            await call('POST', `/agency/createCampaign?uuid=${B().uuid}`, {
+              token: B().token,
+              body: campaign('idempotent'),
+              headers: { 'idempotency-key': key },
+            })
+          ).status,
+        ).toBe(201);
+        // Without a key the same body is a new request: the name is taken.
+        expect((await call('POST', path, { token: A().token, body: campaign('idempotent') })).status).toBe(409);
+      });
+
       it('lets another company use the same name', async () => {
         expect((await call('POST', `/agency/createCampaign?uuid=${B().uuid}`, { token: B().token, body: campaign('spring') })).status).toBe(201);
       });
@@ -201,10 +227,10 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         for (const n of ['p1', 'p2', 'p3', 'p4']) await call('POST', `/agency/createCampaign?uuid=${A().uuid}`, { token: A().token, body: campaign(n) });
         const all = await call('GET', `/agency/getCampaignData?uuid=${A().uuid}&limit=100`, { token: A().token });
         const names = (all.json.data as { name: string }[]).map((c) => c.name);
-        expect(names).toEqual(['spring', 'p1', 'p2', 'p3', 'p4']);
+        expect(names).toEqual(['spring', 'idempotent', 'p1', 'p2', 'p3', 'p4']);
         const p2 = await call('GET', `/agency/getCampaignData?uuid=${A().uuid}&page=2&limit=2`, { token: A().token });
-        expect((p2.json.data as { name: string }[]).map((c) => c.name)).toEqual(['p2', 'p3']);
-        expect(p2.json.pagination).toEqual({ total: 5, page: 2, limit: 2, totalPages: 3 });
+        expect((p2.json.data as { name: string }[]).map((c) => c.name)).toEqual(['p1', 'p2']);
+        expect(p2.json.pagination).toEqual({ total: 6, page: 2, limit: 2, totalPages: 3 });
         for (const q of ['page=0', 'limit=101', 'limit=0', 'page=abc']) {
           const bad = await call('GET', `/agency/getCampaignData?uuid=${A().uuid}&${q}`, { token: A().token });
           expect(bad.status, q).toBe(400);
@@ -301,8 +327,8 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
           customers: { total: number };
           orders: { total: number; amount: number };
         };
-        expect(d.campaigns.total).toBe(5);
-        expect(d.campaigns.by_status.scheduled).toBe(5);
+        expect(d.campaigns.total).toBe(6);
+        expect(d.campaigns.by_status.scheduled).toBe(6);
         expect(d.customers.total).toBe(2);
         expect(d.orders.total).toBe(3);
       });

@@ -1966,6 +1966,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The resource already exists. */
+        Conflict: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Too many requests for this token; wait `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -2007,16 +2017,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The resource already exists. */
-        Conflict: {
-            headers: {
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
         /** @description The server or its database is not ready. */
         ServiceUnavailable: {
             headers: {
@@ -2046,7 +2046,10 @@ export interface operations {
                 /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2066,6 +2069,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -2076,7 +2080,10 @@ export interface operations {
                 /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2100,6 +2107,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2112,7 +2120,10 @@ export interface operations {
                 /** @description The company UUID. The server also accepts it as a path prefix: `/{uuid}/agency/...`. */
                 uuid: string;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2277,7 +2288,10 @@ export interface operations {
     addOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2310,6 +2324,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2319,7 +2334,10 @@ export interface operations {
     updateOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company's own order id (company_order_id). */
                 orderId: string;
@@ -2346,6 +2364,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2355,7 +2374,10 @@ export interface operations {
     updateOrderWithPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company's own order id (company_order_id). */
                 orderId: string;
@@ -2382,6 +2404,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2391,7 +2414,10 @@ export interface operations {
     updateOrderWithPatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company's own order id (company_order_id). */
                 orderId: string;
@@ -2418,6 +2444,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -2479,7 +2506,10 @@ export interface operations {
     createCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2538,7 +2568,10 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2564,6 +2597,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2572,7 +2606,10 @@ export interface operations {
     importCustomers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2598,6 +2635,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2639,7 +2677,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2665,6 +2706,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2703,7 +2745,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2727,13 +2772,17 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
         };
     };
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2761,6 +2810,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2769,7 +2819,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2797,6 +2850,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2805,7 +2859,10 @@ export interface operations {
     sendTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2833,6 +2890,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalServerError"];
@@ -2875,7 +2933,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description The company UUID. */
                 uuid: string;
@@ -2901,6 +2962,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalServerError"];
         };
     };

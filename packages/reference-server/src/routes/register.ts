@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import type { RequestContext } from '../context.ts';
 import { bearerToken } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
-import { HttpError, validationError } from '../http/errors.ts';
+import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { requiredMessage, toIssues } from '../http/validate.ts';
 import type { CompanyRecord } from '../store/types.ts';
@@ -109,8 +109,14 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
     }
   }
 
-  // 4. Run the operation.
-  const { status, body } = await handler({ params: input.params, query: input.query, body: input.body, company, ctx });
+  // 4. Run the operation: once per Idempotency-Key, a retry answering as the first request did.
+  const idempotencyKey = op.method === 'get' ? undefined : c.req.header('idempotency-key');
+  const run = () => handler({ params: input.params, query: input.query, body: input.body, company, ctx });
+  const { status, body, replayed } =
+    idempotencyKey === undefined
+      ? { ...(await run()), replayed: false }
+      : await runOnce(ctx, idempotencyKey, tokenCompanyUuid ?? (isAdmin ? 'admin' : 'public'), c.req.raw, rawBody, run);
+  if (replayed) return c.json(body as object, status as 200, { 'idempotent-replayed': 'true' });
   if (ctx.config.validateResponses) {
     const schema = (op.responses as Record<number, { schema: { safeParse(v: unknown): { success: boolean; error?: unknown } } } | undefined>)[status]?.schema;
     const r = schema?.safeParse(body);
@@ -128,4 +134,54 @@ export function nulPaths(value: unknown, path: string[] = []): string[] {
     return Object.entries(value).flatMap(([k, v]) => (k.includes('\u0000') ? [[...path, k].join('.')] : nulPaths(v, [...path, k])));
   }
   return [];
+}
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Runs a write under an Idempotency-Key: the first request with the key runs and its answer (2xx or
+ * 4xx) is kept for a day; a retry with the same key and the same request gets that answer again, with
+ * `idempotent-replayed: true`. The same key with another request is a 400; one still running, a 409.
+ */
+async function runOnce(
+  ctx: RequestContext,
+  key: string,
+  scope: string,
+  req: Request,
+  rawBody: unknown,
+  run: () => Promise<{ status: number; body: unknown }>,
+): Promise<{ status: number; body: unknown; replayed: boolean }> {
+  if (!KEY_RE.test(key)) {
+    throw new HttpError(400, 'Invalid request: the Idempotency-Key header must be 1 to 255 visible ASCII characters', {
+      issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+    });
+  }
+  const url = new URL(req.url);
+  const hash = await sha256Hex(`${req.method} ${url.pathname}${url.search}\n${JSON.stringify(rawBody ?? null)}`);
+  const begun = await ctx.store.beginIdempotent(scope, key, hash, ctx.write.now);
+  if (begun.state === 'mismatch') {
+    throw new HttpError(400, 'Invalid request: this Idempotency-Key was used with another request; use a new key for a new request', {
+      code: 'idempotency_key_reused',
+      issues: [{ path: 'Idempotency-Key', message: 'was used with another request' }],
+    });
+  }
+  if (begun.state === 'in_progress') {
+    throw new HttpError(409, 'A request with this Idempotency-Key is still running; retry when it has answered', { code: 'idempotency_in_progress' });
+  }
+  if (begun.state === 'replay') return { status: begun.status, body: begun.body, replayed: true };
+  try {
+    const result = await run();
+    await ctx.store.finishIdempotent(scope, key, result.status, result.body);
+    return { ...result, replayed: false };
+  } catch (e) {
+    // A client error is the request's answer and is kept; anything else may succeed on a retry.
+    if (e instanceof HttpError && e.status < 500) await ctx.store.finishIdempotent(scope, key, e.status, errorBody(e, ctx.requestId));
+    else await ctx.store.abandonIdempotent(scope, key);
+    throw e;
+  }
 }

@@ -1,6 +1,7 @@
 import type { EventType } from '@engagekit/contract';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
+import { createMemoryIdempotency } from './memory-idempotency.ts';
 import {
   addDecimal,
   assertCreatable,
@@ -79,6 +80,7 @@ export function createMemoryStore(): Store {
   const deliveries = new Map<string, DeliveryRecord>();
   const deliveriesByEndpoint = new Map<string, SortedList<DeliveryRecord>>();
   const dispatch = createMemoryDispatch({ deliveries, endpoints, events });
+  const idempotency = createMemoryIdempotency();
   const runs = createMemoryCampaignRuns({
     campaigns: function* () {
       for (const state of states.values()) yield* state.campaigns;
@@ -430,9 +432,11 @@ export function createMemoryStore(): Store {
 
     ...dispatch.methods,
     ...runs.methods,
+    ...idempotency.methods,
 
     async close() {
       dispatch.clear();
+      idempotency.clear();
       runs.clear();
       settings.clear();
       companies.clear();

@@ -71,6 +71,9 @@ export interface MessageTotals {
   failed: number;
 }
 
+/** What `beginIdempotent` found. */
+export type IdempotentBegin = { state: 'new' } | { state: 'replay'; status: number; body: unknown } | { state: 'in_progress' } | { state: 'mismatch' };
+
 /** One attempt of a delivery, as the log keeps it. */
 export type DeliveryAttemptRecord = Delivery['attempts'][number];
 
@@ -225,6 +228,19 @@ export interface Store {
   getEvent(id: string): Promise<EventRecord | null>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
+
+  // ---- idempotency keys (a retried write answers as the first one did) ----
+  /**
+   * Claims (scope, key) for a request, or says what became of an earlier one with the same key:
+   * `new` (go ahead, then finish or abandon it), `replay` (answer its stored status and body),
+   * `in_progress` (it has not finished), or `mismatch` (the key came with another request).
+   * Keys older than a day are forgotten.
+   */
+  beginIdempotent(scope: string, key: string, requestHash: string, now: string): Promise<IdempotentBegin>;
+  /** Stores the answer of a request begun with `beginIdempotent`. */
+  finishIdempotent(scope: string, key: string, status: number, body: unknown): Promise<void>;
+  /** Forgets a begun request that failed without an answer worth keeping, so a retry runs it again. */
+  abandonIdempotent(scope: string, key: string): Promise<void>;
 
   // ---- campaign runs (the scheduler; several instances may share one database) ----
   /**

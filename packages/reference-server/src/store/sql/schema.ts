@@ -294,6 +294,20 @@ export const campaignRuns = pgTable(
   (t) => [primaryKey({ columns: [t.campaign_id, t.run_key] }), index('campaign_runs_company_idx').on(t.company_uuid)],
 );
 
+/** Idempotency keys of writes: the request they came with and, once it finished, its answer. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    request_hash: text('request_hash').notNull(),
+    status: integer('status'),
+    body: jsonb('body'),
+    created_at: timestamp('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.created_at)],
+);
+
 /** Every table, for drizzle's `schema` option and for tests that empty the database. */
 export const schema = {
   settings,

@@ -3,6 +3,7 @@ import { iso, pageOffset } from '../shared.ts';
 import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
+import { createSqlIdempotency } from './idempotency.ts';
 import { importCustomers, type SqlDatabase, syncCustomers, writeOrder } from './orders.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
 
@@ -319,6 +320,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
 
     ...dispatch.methods,
     ...createSqlCampaignRuns(db),
+    ...createSqlIdempotency(db),
 
     async close() {
       await dispatch.close();
