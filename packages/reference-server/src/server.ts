@@ -35,6 +35,30 @@ function scalarBundlePath(): string | undefined {
   return undefined;
 }
 
+/** Which paths belong to a surface (the agency one also in its `/{uuid}/agency/...` form). */
+const SURFACE_PATHS: Record<'agency' | 'order' | 'admin', RegExp> = {
+  agency: /^(\/[0-9a-fA-F-]{36})?\/agency\//,
+  order: /^\/api\/order\//,
+  admin: /^\/(api\/v2\/|openapi\.json$|docs(\/|$)|settings(\/|$))/,
+};
+
+/** The app restricted to one surface: other paths answer 404 in the error envelope. */
+export function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surface: keyof typeof SURFACE_PATHS) {
+  return (req: Request) => {
+    const path = new URL(req.url).pathname;
+    if (SURFACE_PATHS[surface].test(path)) return fetch(req);
+    return Response.json(
+      {
+        success: false,
+        message: `No route for ${req.method} ${path} on the ${surface} port`,
+        code: 'not_found',
+        requestId: `req_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      },
+      { status: 404 },
+    );
+  };
+}
+
 /** What a running server tells its caller. */
 export interface RunningServer {
   url: string;
@@ -123,19 +147,36 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   const scheduler = createScheduler({ store, channel, logger, intervalMs: config.SCHEDULER_INTERVAL_MS });
   scheduler.start();
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
-  await new Promise<void>((ok, fail) => {
-    server.once('listening', ok);
-    server.once('error', fail);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const listen = async (fetch: (req: Request) => Response | Promise<Response>, port: number) => {
+    const server = serve({ fetch, port, hostname: config.HOST });
+    await new Promise<void>((ok, fail) => {
+      server.once('listening', ok);
+      server.once('error', fail);
+    });
+    const address = server.address();
+    return { server, url: `http://${host}:${typeof address === 'object' && address ? address.port : port}` };
+  };
+  const main = await listen(app.fetch, config.PORT);
+  // AGENCY_PORT, ORDER_PORT and ADMIN_PORT each serve one surface on a port of its own, beside PORT.
+  const surfaces = [
+    ['agency', config.AGENCY_PORT],
+    ['order', config.ORDER_PORT],
+    ['admin', config.ADMIN_PORT],
+  ] as const;
+  const extra: Awaited<ReturnType<typeof listen>>[] = [];
+  for (const [surface, port] of surfaces) {
+    if (port === undefined) continue;
+    const only = await listen(surfaceOnly(app.fetch, surface), port);
+    extra.push(only);
+    notices.push(`${surface} API alone on ${only.url}`);
+  }
+  const servers = [main.server, ...extra.map((e) => e.server)];
   return {
-    url,
+    url: main.url,
     notices,
     async close() {
-      await new Promise<void>((ok) => server.close(() => ok()));
+      await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
       await scheduler.stop();
       await dispatcher.stop();
       await store.close();

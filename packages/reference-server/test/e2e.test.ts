@@ -58,6 +58,32 @@ describe('pnpm start', () => {
     }
   });
 
+  it('serves one surface alone on ORDER_PORT, beside every surface on PORT', async () => {
+    const server = await startServerProcess({ ORDER_PORT: '0', RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      const orderUrl = /order API alone on (\S+)/.exec(server.output())?.[1];
+      const token = /Demo company token \(agency and orders, 30 days\): (\S+)/.exec(server.output())?.[1];
+      expect(orderUrl).toBeDefined();
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const body = JSON.stringify({
+        company_id: 'VERPL000972024',
+        company_order_id: 'PORT-1',
+        totalAmount: 1,
+        firstName: 'P',
+        phoneNumber: '+1234567890',
+        postalCode: '1',
+        streetAddress1: 'x',
+      });
+      expect((await fetch(`${orderUrl}/api/order/addOrder`, { method: 'POST', headers, body })).status).toBe(201);
+      const agency = await fetch(`${orderUrl}/agency/getCampaignData?uuid=53d1bcd3-aaf0-45e1-9298-5395b6a27b61`, { headers });
+      expect(agency.status).toBe(404);
+      expect(await agency.json()).toMatchObject({ success: false, code: 'not_found' });
+      expect((await fetch(`${server.url}/agency/getCampaignData?uuid=53d1bcd3-aaf0-45e1-9298-5395b6a27b61`, { headers })).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
   it('refuses a bad environment with a message naming the variable', async () => {
     await expect(startServerProcess({ PORT: 'eighty', RATE_LIMIT_PER_MINUTE: '-1' }, 10_000)).rejects.toThrow(
       /PORT="eighty": must be a whole number[\s\S]*RATE_LIMIT_PER_MINUTE/,
