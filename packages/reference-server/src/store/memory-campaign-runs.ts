@@ -1,26 +1,6 @@
-import type { CampaignRecord, MessageRecord, MessageTotals, Store } from './types.ts';
-
-type RunMethods = Pick<
-  Store,
-  | 'claimDueCampaigns'
-  | 'extendCampaignClaim'
-  | 'finishCampaignRun'
-  | 'insertMessage'
-  | 'updateMessage'
-  | 'listRunMessages'
-  | 'messageTotals'
-  | 'releaseExpiredCampaignClaims'
->;
+import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageRecord, type MessageTotals } from './types.ts';
 
 const empty = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
-
-function count(t: MessageTotals, status: MessageRecord['status'], by: 1 | -1) {
-  t.total += by;
-  if (status === 'sent' || status === 'delivered' || status === 'read') t.sent += by;
-  if (status === 'delivered' || status === 'read') t.delivered += by;
-  if (status === 'read') t.read += by;
-  if (status === 'failed') t.failed += by;
-}
 
 /**
  * The campaign-run half of the memory store. `campaigns` lists every company's campaigns; `setStatus`
@@ -51,7 +31,7 @@ export function createMemoryCampaignRuns(deps: {
     return { company: t.company, campaign: c };
   }
 
-  const methods: RunMethods = {
+  const methods: CampaignRunMethods = {
     async claimDueCampaigns({ now, leaseUntil, claimToken, limit }) {
       const due: CampaignRecord[] = [];
       for (const c of deps.campaigns()) {
@@ -93,8 +73,8 @@ export function createMemoryCampaignRuns(deps: {
       byRunCustomer.set(key, message.id);
       messages.set(message.id, structuredClone(message));
       const t = totalsFor(message);
-      count(t.company, message.status, 1);
-      count(t.campaign, message.status, 1);
+      countIntoFunnel(t.company, message.status, 1);
+      countIntoFunnel(t.campaign, message.status, 1);
       t.campaign.runs.add(message.run_key);
       return true;
     },
@@ -103,11 +83,11 @@ export function createMemoryCampaignRuns(deps: {
       const m = messages.get(id);
       if (!m) return;
       const t = totalsFor(m);
-      count(t.company, m.status, -1);
-      count(t.campaign, m.status, -1);
+      countIntoFunnel(t.company, m.status, -1);
+      countIntoFunnel(t.campaign, m.status, -1);
       Object.assign(m, patch, { updated_at: now });
-      count(t.company, m.status, 1);
-      count(t.campaign, m.status, 1);
+      countIntoFunnel(t.company, m.status, 1);
+      countIntoFunnel(t.campaign, m.status, 1);
     },
 
     async listRunMessages(campaignId, runKey) {

@@ -71,6 +71,28 @@ export interface MessageTotals {
   failed: number;
 }
 
+/** Adds `n` messages of `status` to funnel totals (`sent` includes delivered and read, `delivered` includes read). */
+export function countIntoFunnel(t: MessageTotals, status: string, n: number): void {
+  t.total += n;
+  if (status === 'sent' || status === 'delivered' || status === 'read') t.sent += n;
+  if (status === 'delivered' || status === 'read') t.delivered += n;
+  if (status === 'read') t.read += n;
+  if (status === 'failed') t.failed += n;
+}
+
+/** The campaign-run methods of a Store, which each store implements in a file of its own. */
+export type CampaignRunMethods = Pick<
+  Store,
+  | 'claimDueCampaigns'
+  | 'extendCampaignClaim'
+  | 'finishCampaignRun'
+  | 'insertMessage'
+  | 'updateMessage'
+  | 'listRunMessages'
+  | 'messageTotals'
+  | 'releaseExpiredCampaignClaims'
+>;
+
 /** What `beginIdempotent` found. */
 export type IdempotentBegin = { state: 'new' } | { state: 'replay'; status: number; body: unknown } | { state: 'in_progress' } | { state: 'mismatch' };
 

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { CampaignRecord, MessageTotals, Store } from '../types.ts';
+import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageTotals } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { campaigns, messages, pgTimestampToIso } from './schema.ts';
 
@@ -31,20 +31,8 @@ function campaignFromRow(r: Row): CampaignRecord {
   };
 }
 
-type RunMethods = Pick<
-  Store,
-  | 'claimDueCampaigns'
-  | 'extendCampaignClaim'
-  | 'finishCampaignRun'
-  | 'insertMessage'
-  | 'updateMessage'
-  | 'listRunMessages'
-  | 'messageTotals'
-  | 'releaseExpiredCampaignClaims'
->;
-
 /** The campaign-run methods of the SQL store. */
-export function createSqlCampaignRuns(db: SqlDatabase): RunMethods {
+export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
   return {
     async claimDueCampaigns({ now, leaseUntil, claimToken, limit }) {
       const result = await db.execute(sql`
@@ -143,13 +131,8 @@ export function createSqlCampaignRuns(db: SqlDatabase): RunMethods {
         const e = entry(r.campaign_id as string);
         const n = Number(r.n);
         const status = r.status as string;
-        for (const t of [e, company]) {
-          t.total += n;
-          if (status === 'sent' || status === 'delivered' || status === 'read') t.sent += n;
-          if (status === 'delivered' || status === 'read') t.delivered += n;
-          if (status === 'read') t.read += n;
-          if (status === 'failed') t.failed += n;
-        }
+        countIntoFunnel(e, status, n);
+        countIntoFunnel(company, status, n);
       }
       for (const r of runs) Object.assign(entry(r.campaign_id as string), { runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
       return { company, campaigns: campaignsMap };
