@@ -13,6 +13,8 @@ export type Responder = (r: Received, index: number) => { status: number; header
 /** A webhook receiver on 127.0.0.1 that records every request and answers as `respond` says (200 by default). */
 export async function startReceiver(respond: Responder = () => ({ status: 200, body: 'ok' })) {
   const received: Received[] = [];
+  /** Requests whose answer went out on a live connection (a 2xx of these acknowledges the delivery). */
+  const answered: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,6 +33,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers ?? {});
         res.end(answer.body ?? '');
+        answered.push(r);
       };
       if (answer.delayMs) setTimeout(send, answer.delayMs);
       else send();
@@ -41,6 +44,7 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    answered,
     /** Resolves once `n` requests have arrived; rejects after `timeoutMs`. */
     waitFor(n: number, timeoutMs = 20_000) {
       if (received.length >= n) return Promise.resolve();
