@@ -1,22 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setupMockApi } from '@engagekit/mock-server/node';
 import { createClient } from '@engagekit/sdk';
+import { freePort } from '../../packages/reference-server/test/helpers.ts';
 import { type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
 
 const DOCUMENT = new URL('../../packages/contract/openapi.yaml', import.meta.url).pathname;
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
 // The bin users run (the bundled CLI once built, as `pnpm build` does).
 const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.mjs', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => ok(port));
-    });
-  });
-}
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
 async function spawnUntilHealthy(command: string, args: string[], port: number): Promise<{ child: ChildProcess; ms: number }> {

@@ -3,22 +3,12 @@
  * in front of the real server, so any answer that breaks openapi.yaml fails here.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServerProcess } from './helpers.ts';
+import { freePort, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'prism-admin-token-0123456789';
 const DOCUMENT = new URL('../../contract/openapi.yaml', import.meta.url).pathname;
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => ok(port));
-    });
-  });
-}
 
 describe('the reference server through prism proxy --errors', () => {
   let server: ServerProcess;

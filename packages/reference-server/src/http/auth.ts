@@ -31,10 +31,13 @@ async function sha256(text: string): Promise<Uint8Array> {
 const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
 
-/** Hex SHA-256 of a token, as the admin token is stored. */
-export async function hashToken(token: string): Promise<string> {
-  return toHex(await sha256(token));
+/** Hex SHA-256 of a text. */
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await sha256(text));
 }
+
+/** Hex SHA-256 of a token, as the admin token is stored. */
+export const hashToken = sha256Hex;
 
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

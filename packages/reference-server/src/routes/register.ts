@@ -1,7 +1,7 @@
 import { type OperationSpec, operations, toColonPath } from '@engagekit/contract';
 import type { Context, Hono } from 'hono';
 import type { RequestContext } from '../context.ts';
-import { bearerToken } from '../http/auth.ts';
+import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
@@ -137,11 +137,6 @@ export function nulPaths(value: unknown, path: string[] = []): string[] {
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /**
  * Runs a write under an Idempotency-Key: the first request with the key runs and its answer (2xx or

@@ -16,6 +16,7 @@ import {
   newOrderRecord,
   orderEvent,
   pageOffset,
+  pendingDelivery,
   toDecimal,
 } from './shared.ts';
 import { SortedList } from './sorted-list.ts';
@@ -114,18 +115,7 @@ export function createMemoryStore(): Store {
   }
 
   function addDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): DeliveryRecord {
-    const delivery: DeliveryRecord = {
-      id: ctx.newId('dlv'),
-      company_uuid: event.company_uuid,
-      endpoint_id: endpointId,
-      event_id: event.id,
-      event_type: event.type,
-      status: 'pending',
-      attempt_count: 0,
-      next_attempt_at: iso(ctx.now),
-      created_at: iso(ctx.now),
-      attempts: [],
-    };
+    const delivery = pendingDelivery(ctx, event, endpointId);
     deliveries.set(delivery.id, delivery);
     const list = deliveriesByEndpoint.get(endpointId) ?? new SortedList<DeliveryRecord>();
     deliveriesByEndpoint.set(endpointId, list);

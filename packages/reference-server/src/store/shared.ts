@@ -3,7 +3,7 @@
  * merging, customer naming, event payloads, webhook subscription matching, exact money sums.
  */
 import type { EventType, Order } from '@engagekit/contract';
-import type { CompanyRecord, EndpointRecord, EventRecord, OrderFields, OrderRecord, PageRequest, WriteContext } from './types.ts';
+import type { CompanyRecord, DeliveryRecord, EndpointRecord, EventRecord, OrderFields, OrderRecord, PageRequest, WriteContext } from './types.ts';
 
 /** Every field an order write may set (the keys of `OrderFields`), in column order. */
 export const orderFieldKeys = [
@@ -113,6 +113,23 @@ export function orderEvent(ctx: WriteContext, order: OrderRecord, type: EventTyp
     type,
     created_at: createdAt,
     payload: { id, type, created_at: createdAt, data: { order: orderSnapshot(order) } },
+  };
+}
+
+/** A new pending delivery of `event` to one endpoint, due now. */
+export function pendingDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): DeliveryRecord {
+  const now = iso(ctx.now);
+  return {
+    id: ctx.newId('dlv'),
+    company_uuid: event.company_uuid,
+    endpoint_id: endpointId,
+    event_id: event.id,
+    event_type: event.type,
+    status: 'pending',
+    attempt_count: 0,
+    next_attempt_at: now,
+    attempts: [],
+    created_at: now,
   };
 }
 

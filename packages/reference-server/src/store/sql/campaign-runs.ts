@@ -1,16 +1,13 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageTotals } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
-import { campaigns, messages, pgTimestampToIso } from './schema.ts';
+import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
+import { campaigns, messages } from './schema.ts';
 
 const { claim_token: _claimToken, locked_until: _lockedUntil, ...campaignColumnsOnly } = getTableColumns(campaigns);
 /** The columns of a CampaignRecord (the claim columns stay inside the store). */
 export const campaignColumns = campaignColumnsOnly;
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => ((result as { rows?: Row[] }).rows ?? []) as Row[];
-const ts = (v: unknown) => (v === null || v === undefined ? null : pgTimestampToIso(v as string | Date));
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
 function campaignFromRow(r: Row): CampaignRecord {
@@ -21,13 +18,13 @@ function campaignFromRow(r: Row): CampaignRecord {
     name: r.name as string,
     status: r.status as CampaignRecord['status'],
     schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
-    schedule: ts(r.schedule) as string,
-    days: json(r.days),
-    template_payload: json(r.template_payload),
+    schedule: isoOrNull(r.schedule) as string,
+    days: jsonValue(r.days),
+    template_payload: jsonValue(r.template_payload),
     endDate: day(r.end_date),
-    next_run_at: ts(r.next_run_at),
-    created_at: ts(r.created_at) as string,
-    updated_at: ts(r.updated_at) as string,
+    next_run_at: isoOrNull(r.next_run_at),
+    created_at: isoOrNull(r.created_at) as string,
+    updated_at: isoOrNull(r.updated_at) as string,
   };
 }
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { ClaimedDelivery, DeliveryRecord, Store } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
-import { deliveries, pgTimestampToIso } from './schema.ts';
+import { isoOrNull, jsonValue, rowsOf } from './raw.ts';
+import { deliveries } from './schema.ts';
 
 /** The channel a PostgreSQL store notifies on when deliveries are queued. */
 export const DELIVERIES_CHANNEL = 'engagekit_deliveries';
@@ -22,11 +23,6 @@ export const deliveryColumns = {
 
 /** Subscribes to a notification channel; resolves to an unsubscribe function. */
 export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
-
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => ((result as { rows?: Row[] }).rows ?? []) as Row[];
-const ts = (v: unknown) => (v === null || v === undefined ? null : pgTimestampToIso(v as string | Date));
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 /**
  * The dispatch methods of the SQL store. `localQueued` is what this process's writes call after they
@@ -68,12 +64,12 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
             event_type: r.event_type as string,
             status: r.status as DeliveryRecord['status'],
             attempt_count: Number(r.attempt_count),
-            next_attempt_at: ts(r.next_attempt_at),
-            attempts: json(r.attempts),
-            created_at: ts(r.created_at) as string,
+            next_attempt_at: isoOrNull(r.next_attempt_at),
+            attempts: jsonValue(r.attempts),
+            created_at: isoOrNull(r.created_at) as string,
           },
-          endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: json(r.previous_secrets) },
-          payload: json(r.payload),
+          endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
+          payload: jsonValue(r.payload),
           claimToken,
         }),
       );
@@ -125,7 +121,7 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
 
     async nextDeliveryDue() {
       const [row] = rowsOf(await db.execute(sql`SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'`));
-      return ts(row?.at);
+      return isoOrNull(row?.at);
     },
 
     async onDeliveriesQueued(listener) {

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { IdempotentBegin, Store } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
+import { rowsOf } from './raw.ts';
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => ((result as { rows?: Row[] }).rows ?? []) as Row[];
 const DAY_MS = 86_400_000;
 
 /** The idempotency-key methods of the SQL store. */

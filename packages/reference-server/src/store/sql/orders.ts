@@ -12,7 +12,7 @@
 import type { EventType } from '@engagekit/contract';
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { assertCreatable, customerName, endpointWants, givenOrderKeys, iso, newOrderRecord, orderEvent } from '../shared.ts';
+import { assertCreatable, customerName, endpointWants, givenOrderKeys, iso, newOrderRecord, orderEvent, pendingDelivery } from '../shared.ts';
 import type { CompanyRecord, CustomerRecord, CustomerSyncResult, EventRecord, OrderFields, OrderRecord, Store, WriteContext } from '../types.ts';
 import { DELIVERIES_CHANNEL } from './dispatch.ts';
 import { customers, deliveries, events, orders, type Schema, webhookEndpoints } from './schema.ts';
@@ -89,21 +89,7 @@ async function writeEvent(tx: SqlDatabase, ctx: WriteContext, event: EventRecord
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.company_uuid, event.company_uuid), eq(webhookEndpoints.enabled, true)))
     .orderBy(webhookEndpoints.created_at, webhookEndpoints.id);
-  const now = iso(ctx.now);
-  const rows = candidates
-    .filter((endpoint) => endpointWants(endpoint, event.type))
-    .map((endpoint) => ({
-      id: ctx.newId('dlv'),
-      company_uuid: event.company_uuid,
-      endpoint_id: endpoint.id,
-      event_id: event.id,
-      event_type: event.type,
-      status: 'pending' as const,
-      attempt_count: 0,
-      next_attempt_at: now,
-      attempts: [],
-      created_at: now,
-    }));
+  const rows = candidates.filter((endpoint) => endpointWants(endpoint, event.type)).map((endpoint) => pendingDelivery(ctx, event, endpoint.id));
   if (rows.length > 0) {
     await tx.insert(deliveries).values(rows);
     await tx.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
-import { iso, pageOffset } from '../shared.ts';
+import { iso, pageOffset, pendingDelivery } from '../shared.ts';
 import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
@@ -263,7 +263,6 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
 
     async enqueueDelivery(ctx, event, endpointId) {
-      const now = iso(ctx.now);
       const delivery = await db.transaction(async (tx) => {
         await tx
           .insert(events)
@@ -271,18 +270,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
           .onConflictDoNothing();
         const [row] = await tx
           .insert(deliveries)
-          .values({
-            id: ctx.newId('dlv'),
-            company_uuid: event.company_uuid,
-            endpoint_id: endpointId,
-            event_id: event.id,
-            event_type: event.type,
-            status: 'pending',
-            attempt_count: 0,
-            next_attempt_at: now,
-            attempts: [],
-            created_at: now,
-          })
+          .values(pendingDelivery(ctx, event, endpointId))
           .returning(deliveryColumns);
         if (!row) throw new Error('The delivery was not inserted.');
         await tx.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
