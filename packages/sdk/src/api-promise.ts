@@ -50,7 +50,7 @@ export class APIPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.#raw.then((r) => r.data).then(onfulfilled, onrejected);
+    return this.#raw.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as A, onrejected);
   }
 
   /** Like `Promise.prototype.catch`. */

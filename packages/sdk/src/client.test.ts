@@ -96,6 +96,40 @@ describe('resource methods', () => {
     expect(calls[0]?.headers.get('x-request-id')).toBe('mine-1');
   });
 
+  it("let a call's headers replace the client's whatever their case, and keep a key given as a header", async () => {
+    const { c, calls } = client(() => ok({}, 201), { headers: { 'X-Team': 'growth' } });
+    await c.orders.add(orderBody, { headers: { Authorization: 'Bearer other', 'x-team': 'ops', 'Idempotency-Key': 'mine' } });
+    expect(calls[0]?.headers.get('authorization')).toBe('Bearer other');
+    expect(calls[0]?.headers.get('x-team')).toBe('ops');
+    expect(calls[0]?.headers.get('idempotency-key')).toBe('mine');
+    expect(calls[0]?.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('encode path and query parameters, leaving out the ones not given', async () => {
+    const { c, calls } = client(() => ok([], 200, { pagination: { total: 0, page: 2, limit: 5, totalPages: 1 } }), { uuid: 'a b&c' });
+    await c.campaigns.list({ page: 2, limit: 5 });
+    await c.campaigns.list();
+    await c.campaigns.get('cmp/1?x');
+    expect(calls.map((r) => r.url.pathname + r.url.search)).toEqual([
+      '/agency/getCampaignData?page=2&limit=5&uuid=a%20b%26c',
+      '/agency/getCampaignData?page=1&uuid=a%20b%26c',
+      '/agency/getCampaign/cmp%2F1%3Fx?uuid=a%20b%26c',
+    ]);
+  });
+
+  it('time out an answer whose body never ends, and a fetch that ignores its signal', async () => {
+    const stalled = async () => new Response(new ReadableStream({ start() {} }), { status: 200 });
+    const a = createClient({ baseUrl: 'http://api.test', token: 't', uuid: UUID, fetch: stalled, timeout: 5, maxRetries: 0 });
+    await expect(a.campaigns.get('cmp_1')).rejects.toBeInstanceOf(APITimeoutError);
+    const deaf = () => new Promise<Response>(() => {});
+    const b = createClient({ baseUrl: 'http://api.test', token: 't', uuid: UUID, fetch: deaf, timeout: 5, maxRetries: 1 });
+    const err = await b.campaigns.get('cmp_1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toBe(
+      'GET http://api.test/agency/getCampaign/cmp_1?uuid=53d1bcd3-aaf0-45e1-9298-5395b6a27b61 timed out after 5 ms (the `timeout` option)',
+    );
+  });
+
   it('reject with the error class of the status, carrying the envelope', async () => {
     const cases: [number, string, typeof APIError][] = [
       [400, 'validation_error', BadRequestError],

@@ -145,14 +145,17 @@ export function createClient(options: ClientOptions): EngageClient {
   check(options.fetch === undefined || typeof options.fetch === 'function', 'fetch must be a function taking a Request');
   checkLimits('createClient', options);
 
+  const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
   const requester = createRequester({
+    baseUrl: options.baseUrl,
+    orderBaseUrl: options.orderBaseUrl ?? options.baseUrl,
+    headers,
     fetch: options.fetch,
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeout ?? 60_000,
     validateResponse: options.validateResponse,
   });
-  const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
   const make = (baseUrl: string) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch: requester.fetchFor(undefined) });
   const api = { agency: make(options.baseUrl), orders: make(options.orderBaseUrl ?? options.baseUrl) };
-  return { ...createResources({ api, uuid: options.uuid, requester }), api };
+  return { ...createResources({ uuid: options.uuid, requester }), api };
 }

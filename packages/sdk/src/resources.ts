@@ -1,38 +1,32 @@
-/** The resource methods of the client: one openapi-fetch call each, unwrapped to the resource. */
-import type { Client } from 'openapi-fetch';
+/** The resource methods of the client: one call each, unwrapped to the resource. */
 import { APIPromise, type RawResult } from './api-promise.ts';
 import type { CampaignPage, CustomerPage, EngageClient, ListRequestOptions } from './client.ts';
 import { EngageError } from './errors.ts';
-import type { paths } from './generated/paths.ts';
-import type { Requester, RequestOptions } from './internal/request.ts';
+import { type CallSpec, pathParam, type Requester, type RequestOptions } from './internal/request.ts';
 import { fetchPage, PagePromise } from './pagination.ts';
 import type { Campaign, CampaignListParams, CampaignListResponse, Customer, CustomerListParams, CustomerListResponse } from './types.ts';
 
-type Api = Client<paths, 'application/json'>;
-
-/** Runs `fn` so that a synchronous throw (a bad option) becomes a rejection, as callers of a promise expect. */
-function startAsync<T>(fn: () => Promise<T>): Promise<T> {
-  return Promise.resolve().then(fn);
+/** Calls `fn`, turning a synchronous throw (a bad argument) into a rejection, as callers of a promise expect. */
+function settle<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
-/** The resources of `EngageClient`, over its low-level clients. */
-export function createResources({
-  api,
-  uuid,
-  requester,
-}: {
-  api: { agency: Api; orders: Api };
-  uuid: string;
-  requester: Requester;
-}): Omit<EngageClient, 'api'> {
-  const init = (options: RequestOptions | undefined) => ({ headers: options?.headers, fetch: requester.fetchFor(options) });
-  /** Unwraps the envelope's `data`. */
-  const call = <T>(run: () => Promise<RawResult<{ data: T }>>): APIPromise<T> =>
-    new APIPromise(startAsync(run).then(({ data, response }) => ({ data: data.data, response })));
+/** The resources of `EngageClient`, over the request plumbing. */
+export function createResources({ uuid, requester }: { uuid: string; requester: Requester }): Omit<EngageClient, 'api'> {
+  /** Sends the call `spec` describes, resolving to the envelope's `data`; a bad argument `spec` throws on becomes a rejection. */
+  const one = <T>(options: RequestOptions | undefined, spec: () => CallSpec): APIPromise<T> =>
+    new APIPromise(settle(() => requester.call<T>({ ...spec(), unwrap: true }, options)));
 
   const campaignPage = (params: CampaignListParams | undefined, options: ListRequestOptions | undefined) => {
-    const raw = (page: number) =>
-      requester.run('getCampaignData', api.agency.GET('/agency/getCampaignData', { params: { query: { ...params, page, uuid } }, ...init(options) }));
+    const raw = (page: number): Promise<RawResult<CampaignListResponse>> =>
+      requester.call(
+        { operationId: 'getCampaignData', method: 'GET', surface: 'agency', path: '/agency/getCampaignData', query: { ...params, page, uuid } },
+        options,
+      );
     const style = ({ data, pagination: p }: CampaignListResponse) => ({
       data,
       page: p.page,
@@ -41,57 +35,67 @@ export function createResources({
       pagination: p,
     });
     return new PagePromise<Campaign, CampaignPage>(
-      startAsync(() => fetchPage(params?.page ?? 1, style, raw)),
+      settle(() => fetchPage(params?.page ?? 1, style, raw)),
       options,
     );
   };
 
   const customerPage = (params: CustomerListParams | undefined, options: ListRequestOptions | undefined) => {
-    const raw = (page: number) =>
-      requester.run('getCustomers', api.agency.GET('/agency/getCustomers', { params: { query: { ...params, page, uuid } }, ...init(options) }));
+    const raw = (page: number): Promise<RawResult<CustomerListResponse>> =>
+      requester.call(
+        { operationId: 'getCustomers', method: 'GET', surface: 'agency', path: '/agency/getCustomers', query: { ...params, page, uuid } },
+        options,
+      );
     // The answer does not repeat its page number: it is the one asked for.
     const style = ({ data, total, paging }: CustomerListResponse, page: number) => ({ data, page, total, nextPage: paging.after, paging });
     return new PagePromise<Customer, CustomerPage>(
-      startAsync(() => fetchPage(params?.page ?? 1, style, raw)),
+      settle(() => fetchPage(params?.page ?? 1, style, raw)),
       options,
     );
   };
 
+  /** A path parameter that must be a non-empty string. */
+  const required = (method: string, what: string, value: unknown): string => {
+    if (typeof value !== 'string' || value === '') throw new EngageError(`${method} needs ${what} (got ${JSON.stringify(value)})`);
+    return pathParam(value);
+  };
+
   return {
     agency: {
-      sync: (options) => call(() => requester.run('sync', api.agency.POST('/agency/sync', { params: { query: { uuid } }, ...init(options) }))),
+      sync: (options) => one(options, () => ({ operationId: 'sync', method: 'POST', surface: 'agency', path: '/agency/sync', query: { uuid } })),
     },
     templates: {
       submit: (body, options) =>
-        call(() => requester.run('submitTemplate', api.agency.POST('/agency/template', { params: { query: { uuid } }, body, ...init(options) }))),
+        one(options, () => ({ operationId: 'submitTemplate', method: 'POST', surface: 'agency', path: '/agency/template', query: { uuid }, body })),
     },
     campaigns: {
       create: (body, options) =>
-        call(() => requester.run('createCampaign', api.agency.POST('/agency/createCampaign', { params: { query: { uuid } }, body, ...init(options) }))),
+        one(options, () => ({ operationId: 'createCampaign', method: 'POST', surface: 'agency', path: '/agency/createCampaign', query: { uuid }, body })),
       list: campaignPage,
       get: (id, options) =>
-        call(() => {
-          if (typeof id !== 'string' || id === '') throw new EngageError(`campaigns.get needs a campaign id (got ${JSON.stringify(id)})`);
-          return requester.run('getCampaign', api.agency.GET('/agency/getCampaign/{id}', { params: { path: { id }, query: { uuid } }, ...init(options) }));
-        }),
+        one(options, () => ({
+          operationId: 'getCampaign',
+          method: 'GET',
+          surface: 'agency',
+          path: `/agency/getCampaign/${required('campaigns.get', 'a campaign id', id)}`,
+          query: { uuid },
+        })),
     },
     customers: { list: customerPage },
     reports: {
       get: (options) =>
-        call(() => requester.run('reportingCampaign', api.agency.GET('/agency/reportingCampaign', { params: { query: { uuid } }, ...init(options) }))),
+        one(options, () => ({ operationId: 'reportingCampaign', method: 'GET', surface: 'agency', path: '/agency/reportingCampaign', query: { uuid } })),
     },
     orders: {
-      add: (body, options) => call(() => requester.run('addOrder', api.orders.POST('/api/order/addOrder', { body, ...init(options) }))),
+      add: (body, options) => one(options, () => ({ operationId: 'addOrder', method: 'POST', surface: 'orders', path: '/api/order/addOrder', body })),
       update: (companyOrderId, body, options) =>
-        call(() => {
-          if (typeof companyOrderId !== 'string' || companyOrderId === '') {
-            throw new EngageError(`orders.update needs the order's company_order_id (got ${JSON.stringify(companyOrderId)})`);
-          }
-          return requester.run(
-            'updateOrder',
-            api.orders.PUT('/api/order/updateOrder/{orderId}', { params: { path: { orderId: companyOrderId } }, body, ...init(options) }),
-          );
-        }),
+        one(options, () => ({
+          operationId: 'updateOrder',
+          method: 'PUT',
+          surface: 'orders',
+          path: `/api/order/updateOrder/${required('orders.update', "the order's company_order_id", companyOrderId)}`,
+          body,
+        })),
     },
   };
 }

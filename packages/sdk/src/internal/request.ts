@@ -1,8 +1,8 @@
-/** Turns openapi-fetch results into resolved data or typed errors, and hands each call its transport. */
+/** Sends resource calls (one Request an attempt) and turns their answers into data or typed errors; gives the low-level clients their transport. */
 import type { RawResult } from '../api-promise.ts';
 import { APIError, EngageError } from '../errors.ts';
 import type { OperationId } from '../types.ts';
-import { type FetchLike, send } from './transport.ts';
+import { type FetchLike, isWrite, newIdempotencyKey, retrying, send } from './transport.ts';
 
 /** Options every method takes last, overriding the client's for one call. */
 export interface RequestOptions {
@@ -41,50 +41,137 @@ export function checkLimits(where: string, o: { maxRetries?: number | undefined;
   }
 }
 
-/** What openapi-fetch resolves to. */
-interface FetchResult<D> {
-  data?: D;
-  error?: unknown;
-  response: Response;
+/** A value of a query parameter; `undefined` and `null` leave the parameter out. */
+type QueryValue = string | number | boolean | null | undefined;
+
+/** One resource call, as the resources describe it. */
+export interface CallSpec {
+  /** The contract's operationId, e.g. `getCampaign`. */
+  operationId: OperationId;
+  method: 'GET' | 'POST' | 'PUT';
+  /** `orders` for the order paths (sent to `orderBaseUrl`), `agency` for the rest. */
+  surface: 'agency' | 'orders';
+  /** The path with its parameters in place, e.g. `/agency/getCampaign/cmp_1` (see `pathParam`). */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Resolve to the envelope's `data` rather than the whole body (what single-resource methods return). */
+  unwrap?: boolean;
+}
+
+/** A path parameter, encoded for its place in a path. */
+export const pathParam = (value: string) => encodeURIComponent(value);
+
+/** `?a=1&b=x` from the parameters that have a value (form style, as the contract declares them). */
+export function queryString(query: Record<string, QueryValue> | undefined): string {
+  let out = '';
+  if (query) {
+    for (const key in query) {
+      const value = query[key];
+      if (value === undefined || value === null) continue;
+      out += `${out ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+    }
+  }
+  return out;
+}
+
+/** Reads an error answer's body: its JSON, else its text, else `undefined`. */
+function errorBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The client's request plumbing, shared by its resources and its low-level clients. */
 export interface Requester {
-  /** The fetch openapi-fetch should use for a call with these options. */
+  /** The fetch the low-level openapi-fetch clients use for a call with these options: it retries and times out each request. */
   fetchFor(options: RequestOptions | undefined): FetchLike;
-  /** Resolves to the data of a successful answer; rejects with the `APIError` subclass of an error status. */
-  run<D>(operationId: OperationId, result: Promise<FetchResult<D>>): Promise<RawResult<D>>;
+  /**
+   * Sends one resource call: one Request per attempt, handed to the fetch as it is, retried and timed out
+   * as the options say. Resolves to the parsed body of a successful answer; rejects with the `APIError`
+   * subclass of an error status.
+   */
+  call<D>(spec: CallSpec, options: RequestOptions | undefined): Promise<RawResult<D>>;
 }
 
-/** Creates the request plumbing from the client's settings. */
-export function createRequester(config: {
+/** What the client's settings give the request plumbing. */
+export interface RequesterConfig {
+  baseUrl: string;
+  orderBaseUrl: string;
+  /** Headers of every request, `authorization` included. */
+  headers: Record<string, string>;
   fetch: FetchLike | undefined;
   maxRetries: number;
   timeout: number;
   validateResponse: ResponseValidator | undefined;
-}): Requester {
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Creates the request plumbing from the client's settings. */
+export function createRequester(config: RequesterConfig): Requester {
+  // Looked up per call: a fetch installed after createClient (MSW, a test double) is used.
+  const currentFetch = (): FetchLike => config.fetch ?? ((r) => globalThis.fetch(r));
+  const bases = { agency: withoutTrailingSlash(config.baseUrl), orders: withoutTrailingSlash(config.orderBaseUrl) };
+  // Lower-cased once, so a call's headers replace the client's whatever their case.
+  const baseHeaders: Record<string, string> = Object.fromEntries(new Headers(config.headers));
+  const jsonHeaders: Record<string, string> = { 'content-type': 'application/json', ...baseHeaders };
+
+  /** The headers of one call: the client's, a body's content type, the call's own, and a write's key. */
+  const headersFor = (spec: CallSpec, options: RequestOptions | undefined): Record<string, string> => {
+    const write = isWrite(spec.method);
+    if (!write && !options?.headers) return baseHeaders;
+    const headers = { ...(spec.body === undefined ? baseHeaders : jsonHeaders) };
+    if (options?.headers) for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
+    if (write && headers['idempotency-key'] === undefined) headers['idempotency-key'] = options?.idempotencyKey ?? newIdempotencyKey();
+    return headers;
+  };
+
   return {
     fetchFor(options) {
       if (options) checkLimits('request options', options);
       return (request) =>
         send(request, {
-          // Looked up per call: a fetch installed after createClient (MSW, a test double) is used.
-          fetch: config.fetch ?? ((r) => globalThis.fetch(r)),
+          fetch: currentFetch(),
           maxRetries: options?.maxRetries ?? config.maxRetries,
           timeout: options?.timeout ?? config.timeout,
           signal: options?.signal,
           idempotencyKey: options?.idempotencyKey,
         });
     },
-    async run(operationId, result) {
-      const { data, error, response } = await result.catch((err: unknown) => {
-        // openapi-fetch parses success bodies as JSON; a proxy's HTML page fails there.
-        if (err instanceof SyntaxError) throw new EngageError(`The answer to ${operationId} is not JSON: is baseUrl the engagekit API?`, { cause: err });
-        throw err;
-      });
-      if (!response.ok) throw APIError.from(response.status, error, response.headers);
-      await config.validateResponse?.({ operationId, status: response.status, body: data });
-      return { data: data as NonNullable<typeof data>, response };
+    async call<D>(spec: CallSpec, options: RequestOptions | undefined): Promise<RawResult<D>> {
+      if (options) checkLimits('request options', options);
+      const { operationId, method } = spec;
+      const url = bases[spec.surface] + spec.path + queryString(spec.query);
+      const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+      const headers = headersFor(spec, options);
+      const fetch = currentFetch();
+      const { response, text } = await retrying(
+        async (signal) => {
+          const response = await fetch(new Request(url, { method, headers, body, signal }));
+          return { response, text: await response.text() };
+        },
+        {
+          maxRetries: options?.maxRetries ?? config.maxRetries,
+          timeout: options?.timeout ?? config.timeout,
+          signal: options?.signal,
+          describe: () => `${method} ${url}`,
+        },
+      );
+      if (!response.ok) throw APIError.from(response.status, errorBody(text), response.headers);
+      let data: D;
+      try {
+        data = JSON.parse(text);
+      } catch (err) {
+        // A proxy's HTML page, or an empty answer: not the API.
+        throw new EngageError(`The answer to ${operationId} is not JSON: is baseUrl the engagekit API?`, { cause: err });
+      }
+      if (config.validateResponse) await config.validateResponse({ operationId, status: response.status, body: data });
+      return { data: spec.unwrap ? (data as { data: D }).data : data, response };
     },
   };
 }

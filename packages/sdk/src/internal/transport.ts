@@ -2,7 +2,7 @@
  * The one place requests leave the SDK: per-attempt timeout, retries with backoff, `Retry-After`,
  * one `Idempotency-Key` for every attempt of a write, and the caller's AbortSignal.
  */
-import { APIConnectionError, APITimeoutError, APIUserAbortError, type EngageError } from '../errors.ts';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, EngageError } from '../errors.ts';
 import { randomId } from './random-id.ts';
 import { isRetryableStatus, retryDelay } from './retry.ts';
 
@@ -56,6 +56,9 @@ const defaultDeps: TransportDeps = { sleep: abortableSleep, random: Math.random,
 
 const noop = () => {};
 
+/** A signal that never aborts. */
+const NEVER = new AbortController().signal;
+
 /** One signal that aborts when any of `signals` does (one signal is used as it is). */
 function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
   if (signals.length === 1) return { signal: signals[0] as AbortSignal, dispose: noop };
@@ -71,16 +74,6 @@ function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): vo
   return { signal: controller.signal, dispose };
 }
 
-/** Rejects as soon as `signal` aborts, whether or not `promise` (a fetch that may ignore signals) settles. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 function connectionDetail(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   if (typeof cause?.code === 'string') return cause.code;
@@ -88,63 +81,137 @@ function connectionDetail(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** How the attempts of one call are run. */
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** Milliseconds each attempt may take, answer body included. */
+  timeout: number;
+  /** The caller's signal: aborting it stops the call and its retries. */
+  signal?: AbortSignal | undefined;
+  /** What the call is, e.g. `GET https://…`, for error messages (asked only when one is thrown). */
+  describe(): string;
+}
+
+/** Why an attempt ended without an answer. */
+const TIMED_OUT = Symbol('timed out');
+const USER_ABORT = Symbol('aborted by the caller');
+
 /**
- * Sends `request` through `options.fetch`, retrying connection errors, timeouts, 408, 429 and 5xx up to
- * `maxRetries` times. Resolves to the last answer (its body already read, so the timeout covers it);
- * rejects with `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came.
+ * Runs one attempt under a signal that aborts at `timeout` or when `user` aborts. Settles as soon as
+ * either happens, whether or not the attempt (a fetch that may ignore its signal) settles too.
+ */
+function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeout: number, user: AbortSignal | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => {
+        controller.abort();
+        reject(TIMED_OUT);
+      },
+      Math.min(timeout, MAX_TIMER_MS),
+    );
+    const onAbort = () => {
+      controller.abort(user?.reason);
+      reject(USER_ABORT);
+    };
+    user?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      user?.removeEventListener('abort', onAbort);
+    };
+    let pending: Promise<T>;
+    try {
+      pending = attempt(controller.signal);
+    } catch (err) {
+      done();
+      return reject(err);
+    }
+    pending.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (err: unknown) => {
+        done();
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Runs `attempt` until it gives an answer that is not retried, making at most `maxRetries` retries after
+ * connection errors, timeouts, 408, 429 and 5xx, with backoff between them. Each attempt gets a signal
+ * that aborts at its timeout or when the caller's signal does; the attempt must have read the answer's
+ * body before resolving, so the timeout covers it and a retried answer is drained. Rejects with
+ * `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came, and at once with
+ * any `EngageError` the attempt throws.
+ */
+export async function retrying<T extends { response: Response }>(
+  attempt: (signal: AbortSignal) => Promise<T>,
+  options: RetryOptions,
+  deps: TransportDeps = defaultDeps,
+): Promise<T> {
+  const user = options.signal;
+  const abortError = () => new APIUserAbortError(`${options.describe()} was aborted by its AbortSignal`, { cause: user?.reason });
+  for (let retry = 0; ; retry++) {
+    if (user?.aborted) throw abortError();
+    let result: T | undefined;
+    let failure: EngageError | undefined;
+    try {
+      result = await runAttempt(attempt, options.timeout, user);
+    } catch (err) {
+      if (err === USER_ABORT || user?.aborted) throw abortError();
+      // An EngageError from inside an attempt is a verdict, not a failed connection: it is final.
+      if (err instanceof EngageError) throw err;
+      const what = options.describe();
+      failure =
+        err === TIMED_OUT
+          ? new APITimeoutError(`${what} timed out after ${options.timeout} ms (the \`timeout\` option)`)
+          : new APIConnectionError(`Could not reach the API: ${what} failed (${connectionDetail(err)}). Is the base URL right and the server up?`, {
+              cause: err,
+            });
+    }
+    if (result && !(isRetryableStatus(result.response.status) && retry < options.maxRetries)) return result;
+    if (failure && retry >= options.maxRetries) throw failure;
+    try {
+      await deps.sleep(retryDelay(retry, result?.response.headers, deps.random, deps.now()), user ?? NEVER);
+    } catch {
+      throw abortError();
+    }
+  }
+}
+
+/** True for methods that change something, which carry an `Idempotency-Key`. */
+export const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/** A fresh `Idempotency-Key` for one write and its retries. */
+export const newIdempotencyKey = () => `engagekit-${randomId()}`;
+
+/**
+ * Sends `request` through `options.fetch` with `retrying`'s policy, sending one `Idempotency-Key` on
+ * every attempt of a write (the low-level clients' transport). Resolves to the last answer, its body
+ * already read.
  */
 export async function send(request: Request, options: SendOptions, deps: TransportDeps = defaultDeps): Promise<Response> {
   const { method, url } = request;
   // The request's own signal only matters when someone could abort it; openapi-fetch's default never does.
   const user = anySignal(options.signal ? [options.signal, request.signal] : [request.signal]);
-  const abortError = () => new APIUserAbortError(`${method} ${url} was aborted by its AbortSignal`, { cause: user.signal.reason });
   try {
     const body = request.body === null ? undefined : await request.arrayBuffer();
     const headers = new Headers(request.headers);
-    if (method !== 'GET' && method !== 'HEAD' && !headers.has('idempotency-key')) {
-      headers.set('idempotency-key', options.idempotencyKey ?? `engagekit-${randomId()}`);
-    }
-    for (let retry = 0; ; retry++) {
-      if (user.signal.aborted) throw abortError();
-      const attempt = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(
-        () => {
-          timedOut = true;
-          attempt.abort();
-        },
-        Math.min(options.timeout, MAX_TIMER_MS),
-      );
-      const link = anySignal([user.signal, attempt.signal]);
-      let response: Response | undefined;
-      let failure: EngageError | undefined;
-      try {
-        const exchange = async () => {
-          const res = await options.fetch(new Request(url, { method, headers, body, signal: link.signal, redirect: request.redirect }));
-          // Read the body here: the timeout then covers it, and an answer that is retried is drained.
-          const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
-          return new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers });
-        };
-        response = await raceAbort(exchange(), link.signal);
-      } catch (err) {
-        if (user.signal.aborted) throw abortError();
-        failure = timedOut
-          ? new APITimeoutError(`${method} ${url} timed out after ${options.timeout} ms (the \`timeout\` option)`, { cause: err })
-          : new APIConnectionError(`Could not reach the API: ${method} ${url} failed (${connectionDetail(err)}). Is the base URL right and the server up?`, {
-              cause: err,
-            });
-      } finally {
-        clearTimeout(timer);
-        link.dispose();
-      }
-      if (response && !(isRetryableStatus(response.status) && retry < options.maxRetries)) return response;
-      if (failure && retry >= options.maxRetries) throw failure;
-      try {
-        await deps.sleep(retryDelay(retry, response?.headers, deps.random, deps.now()), user.signal);
-      } catch {
-        throw abortError();
-      }
-    }
+    if (isWrite(method) && !headers.has('idempotency-key')) headers.set('idempotency-key', options.idempotencyKey ?? newIdempotencyKey());
+    const { response } = await retrying(
+      async (signal) => {
+        const res = await options.fetch(new Request(url, { method, headers, body, signal, redirect: request.redirect }));
+        const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
+        return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
+      },
+      { maxRetries: options.maxRetries, timeout: options.timeout, signal: user.signal, describe: () => `${method} ${url}` },
+      deps,
+    );
+    return response;
   } finally {
     user.dispose();
   }
