@@ -1,8 +1,8 @@
 import { type OperationSpec, operations } from '@engagekit/contract';
-import { Hono } from 'hono';
-import { cors } from 'hono/cors';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
+import { CORS_HEADERS, jsonAnswer, PREFLIGHT_HEADERS } from './http/answer.ts';
 import { createTokenService } from './http/auth.ts';
 import { createCompanyCache } from './http/company-cache.ts';
 import { errorBody, HttpError } from './http/errors.ts';
@@ -15,6 +15,7 @@ import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
 import { settingsRoutes } from './settings/page.ts';
+import type { WriteContext } from './store/types.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -23,6 +24,21 @@ const knownPaths = (Object.values(operations) as OperationSpec[]).map((op) => ({
   re: new RegExp(`^(?:/[0-9a-fA-F-]{36})?${op.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
   methods: [op.method, ...(op.alsoAccepts ?? [])].map((m) => m.toUpperCase()),
 }));
+
+/** Ids and the time for a request's store writes; the time is formatted only when a write asks for it. */
+class RequestWrite implements WriteContext {
+  readonly newId: (prefix: string) => string;
+  readonly #at: Date;
+  #iso: string | undefined;
+  constructor(newId: (prefix: string) => string, at: Date) {
+    this.newId = newId;
+    this.#at = at;
+  }
+  get now(): string {
+    this.#iso ??= this.#at.toISOString();
+    return this.#iso;
+  }
+}
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
@@ -41,39 +57,42 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<Env>();
   const company = createCompanyCache(deps.store, () => clock.now().getTime());
 
-  app.use(async (c, next) => {
+  /** The request's id: the caller's `x-request-id` when well-formed, else a new one (kept for onError). */
+  const requestIdOf = (c: Context<Env>): string => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : ids.newId('req');
+    c.set('requestId', requestId);
+    return requestId;
+  };
+  const newId = (prefix: string) => ids.newId(prefix);
+  /** What an operation's handler gets about its request. */
+  const contextOf = (c: Context<Env>): RequestContext => {
     const now = clock.now();
-    const ctx: RequestContext = {
+    return {
       store: deps.store,
       config: deps.config,
       tokens,
       logger,
       resolveHost: deps.resolveHost,
       company,
-      requestId,
+      requestId: requestIdOf(c),
       now,
-      write: { newId: (p) => ids.newId(p), now: now.toISOString() },
+      write: new RequestWrite(newId, now),
       ids,
     };
-    c.set('requestId', requestId);
-    c.set('ctx', ctx);
+  };
+
+  // Operations answer with every header already (jsonAnswer); the pages get the request id and CORS headers here.
+  const pageHeaders: MiddlewareHandler<Env> = async (c, next) => {
+    const requestId = requestIdOf(c);
     await next();
     c.header('x-request-id', requestId);
-  });
+    for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
+  };
+  for (const path of ['/openapi.json', '/docs', '/docs/*', '/settings', '/settings/*']) app.use(path, pageHeaders);
+  app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': requestIdOf(c) } }));
 
-  // Bearer tokens, not cookies, carry the credentials: any origin may call the API from a browser.
-  app.use(
-    cors({
-      origin: '*',
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
-      exposeHeaders: ['x-request-id', 'retry-after'],
-      maxAge: 600,
-    }),
-  );
-  registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
+  registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter, contextOf);
   docsRoutes(app, deps.docsBundle);
   settingsRoutes(app);
 
@@ -88,14 +107,10 @@ export function createApp(deps: AppDeps) {
   });
 
   app.onError((err, c) => {
-    const requestId = c.get('requestId') ?? 'unknown';
-    c.header('x-request-id', requestId);
-    if (err instanceof HttpError) {
-      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-      return c.json(errorBody(err, requestId), err.status);
-    }
+    const requestId = c.get('requestId') ?? requestIdOf(c);
+    if (err instanceof HttpError) return jsonAnswer(errorBody(err, requestId), err.status, requestId, err.headers);
     logger.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, 'unhandled error');
-    return c.json(errorBody(new HttpError(500, 'Something went wrong on the backend'), requestId), 500);
+    return jsonAnswer(errorBody(new HttpError(500, 'Something went wrong on the backend'), requestId), 500, requestId);
   });
 
   return app;

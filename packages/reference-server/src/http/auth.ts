@@ -54,7 +54,10 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 export function createTokenService(jwtSecret: string, adminTokenHash: string): TokenService {
   const key = new TextEncoder().encode(jwtSecret);
   const adminHash = fromHex(adminTokenHash);
-  const verified = new Map<string, CompanyClaims>();
+  // Keyed by the token's signature (its last part): a shorter key to hash on every request. The whole
+  // token is compared on a hit, so only the very token that was checked is ever taken as verified.
+  const verified = new Map<string, { token: string; claims: CompanyClaims; expiresMs: number }>();
+  const keyOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
   return {
     async issue(companyUuid, { scopes, expiresInSeconds, now }) {
       const granted = scopes && scopes.length > 0 ? [...new Set(scopes)] : ALL_SCOPES;
@@ -73,14 +76,15 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
     },
     async verify(token, now) {
       // A token checked once is good until it expires: skip the HMAC for it (bounded, oldest dropped first).
-      const known = verified.get(token);
-      if (known) {
-        if (known.expiresAt > now) return known;
-        verified.delete(token);
+      const key = keyOf(token);
+      const known = verified.get(key);
+      if (known && known.token === token) {
+        if (known.expiresMs > now.getTime()) return known.claims;
+        verified.delete(key);
       }
       const claims = await verifyOnce(token, now);
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-      verified.set(token, claims);
+      verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
       return claims;
     },
     async isAdminToken(token) {

@@ -1,6 +1,7 @@
 import { type OperationSpec, operations, toColonPath } from '@engagekit/contract';
 import type { Context, Hono } from 'hono';
 import type { RequestContext } from '../context.ts';
+import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
@@ -9,7 +10,7 @@ import { requiredMessage, toIssues } from '../http/validate.ts';
 import type { CompanyRecord } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
-export type Env = { Variables: { requestId: string; ctx: RequestContext } };
+export type Env = { Variables: { requestId: string } };
 
 /** The uuid of an agency call may come as a path prefix: `/{uuid}/agency/...`. */
 const PREFIX = '/:prefixUuid{[0-9a-fA-F-]{36}}';
@@ -20,10 +21,10 @@ const PREFIX = '/:prefixUuid{[0-9a-fA-F-]{36}}';
  * params, query and body together (400 naming every field), resolve the company (404), authorize
  * (403), run the handler, and answer with its status and body.
  */
-export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter) {
+export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter, contextOf: (c: Context<Env>) => RequestContext) {
   for (const op of Object.values(operations) as OperationSpec[]) {
     const handler = handlers[op.operationId as keyof Handlers] as unknown as (input: unknown) => Promise<{ status: number; body: unknown }>;
-    const run = (c: Context<Env>) => serve(c, op, handler, limiter);
+    const run = (c: Context<Env>) => serve(c, contextOf(c), op, handler, limiter);
     for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
       app.on(method.toUpperCase(), toColonPath(op.path), run);
       if (op.surface === 'agency') app.on(method.toUpperCase(), `${PREFIX}${toColonPath(op.path)}`, run);
@@ -31,9 +32,13 @@ export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: 
   }
 }
 
-async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknown) => Promise<{ status: number; body: unknown }>, limiter: RateLimiter) {
-  const ctx = c.get('ctx');
-
+async function serve(
+  c: Context<Env>,
+  ctx: RequestContext,
+  op: OperationSpec,
+  handler: (input: unknown) => Promise<{ status: number; body: unknown }>,
+  limiter: RateLimiter,
+) {
   // 1. Authenticate.
   let tokenCompanyUuid: string | null = null;
   let scopes: string[] = [];
@@ -53,11 +58,19 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
   }
 
   // 2. Validate params, query and body, reporting every bad field at once.
-  const rawParams: Record<string, string> = { ...c.req.param() };
-  const prefixUuid = rawParams.prefixUuid;
-  delete rawParams.prefixUuid;
+  const rawParams: Record<string, string> = {};
+  let prefixUuid: string | undefined;
+  for (const [name, value] of Object.entries(c.req.param() as Record<string, string>)) {
+    if (name === 'prefixUuid') prefixUuid = value;
+    else rawParams[name] = value;
+  }
   const rawQuery: Record<string, string> = {};
-  for (const [k, v] of new URL(c.req.url).searchParams) rawQuery[k] = v;
+  const url = c.req.url;
+  const q = url.indexOf('?');
+  if (q !== -1) {
+    const hash = url.indexOf('#', q);
+    for (const [k, v] of new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash))) rawQuery[k] = v;
+  }
   if (prefixUuid && rawQuery.uuid === undefined) rawQuery.uuid = prefixUuid;
   if (op.surface === 'agency' && !rawQuery.uuid) {
     throw new HttpError(400, 'Bad Request: Missing uuid parameter', {
@@ -116,24 +129,40 @@ async function serve(c: Context<Env>, op: OperationSpec, handler: (input: unknow
     idempotencyKey === undefined
       ? { ...(await run()), replayed: false }
       : await runOnce(ctx, idempotencyKey, tokenCompanyUuid ?? (isAdmin ? 'admin' : 'public'), c.req.raw, rawBody, run);
-  if (replayed) return c.json(body as object, status as 200, { 'idempotent-replayed': 'true' });
+  if (replayed) return jsonAnswer(body, status, ctx.requestId, { 'idempotent-replayed': 'true' });
   if (ctx.config.validateResponses) {
     const schema = (op.responses as Record<number, { schema: { safeParse(v: unknown): { success: boolean; error?: unknown } } } | undefined>)[status]?.schema;
     const r = schema?.safeParse(body);
     if (!r?.success)
       throw new Error(`${op.operationId} answered ${status} with a body that breaks the contract: ${JSON.stringify(r?.error ?? 'no such status')}`);
   }
-  return c.json(body as object, status as 200);
+  return jsonAnswer(body, status, ctx.requestId);
 }
 
 /** Paths of every string (or key) holding a NUL character inside a parsed JSON value. */
-export function nulPaths(value: unknown, path: string[] = []): string[] {
-  if (typeof value === 'string') return value.includes('\u0000') ? [path.join('.')] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => nulPaths(v, [...path, String(i)]));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => (k.includes('\u0000') ? [[...path, k].join('.')] : nulPaths(v, [...path, k])));
-  }
-  return [];
+export function nulPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const path: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) found.push(path.join('.'));
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(String(i));
+        walk(v[i]);
+        path.pop();
+      }
+    } else if (v && typeof v === 'object') {
+      for (const key of Object.keys(v)) {
+        path.push(key);
+        if (key.includes('\u0000')) found.push(path.join('.'));
+        else walk((v as Record<string, unknown>)[key]);
+        path.pop();
+      }
+    }
+  };
+  walk(value);
+  return found;
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;

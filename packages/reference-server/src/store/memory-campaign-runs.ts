@@ -1,3 +1,4 @@
+import { copy } from './copy.ts';
 import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageRecord, type MessageTotals } from './types.ts';
 
 const empty = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
@@ -45,7 +46,7 @@ export function createMemoryCampaignRuns(deps: {
         claims.set(c.id, { token: claimToken, until: leaseUntil });
         deps.setStatus(c, 'running');
         c.updated_at = now;
-        return structuredClone(c);
+        return copy(c);
       });
     },
 
@@ -71,7 +72,7 @@ export function createMemoryCampaignRuns(deps: {
       const key = `${message.campaign_id}\u0000${message.run_key}\u0000${message.customer_id}`;
       if (byRunCustomer.has(key)) return false;
       byRunCustomer.set(key, message.id);
-      messages.set(message.id, structuredClone(message));
+      messages.set(message.id, copy(message));
       const t = totalsFor(message);
       countIntoFunnel(t.company, message.status, 1);
       countIntoFunnel(t.campaign, message.status, 1);
@@ -91,7 +92,7 @@ export function createMemoryCampaignRuns(deps: {
     },
 
     async listRunMessages(campaignId, runKey) {
-      return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => structuredClone(m));
+      return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => copy(m));
     },
 
     async messageTotals(companyUuid) {

@@ -1,3 +1,4 @@
+import { copy } from './copy.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from './types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued'>;
@@ -32,9 +33,9 @@ export function createMemoryDispatch(maps: {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
         const endpoint = maps.endpoints.get(d.endpoint_id) as EndpointRecord;
         return {
-          delivery: structuredClone(d),
-          endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: structuredClone(endpoint.previous_secrets) },
-          payload: structuredClone(maps.events.get(d.event_id)?.payload ?? {}),
+          delivery: copy(d),
+          endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: copy(endpoint.previous_secrets) },
+          payload: copy(maps.events.get(d.event_id)?.payload ?? {}),
           claimToken,
         };
       });
@@ -53,7 +54,7 @@ export function createMemoryDispatch(maps: {
         const d = maps.deliveries.get(id);
         if (!d || claims.get(id)?.token !== claimToken || d.status !== 'pending') continue;
         claims.delete(id);
-        d.attempts.push(structuredClone(outcome.attempt));
+        d.attempts.push(copy(outcome.attempt));
         d.attempt_count += 1;
         d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
         d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;

@@ -1,3 +1,4 @@
+import { copy } from './copy.ts';
 import type { IdempotentBegin, Store } from './types.ts';
 
 const DAY_MS = 86_400_000;
@@ -16,11 +17,11 @@ export function createMemoryIdempotency() {
       }
       if (found.hash !== requestHash) return { state: 'mismatch' };
       if (found.status === null) return { state: 'in_progress' };
-      return { state: 'replay', status: found.status, body: structuredClone(found.body) };
+      return { state: 'replay', status: found.status, body: copy(found.body) };
     },
     async finishIdempotent(scope, key, status, body) {
       const found = keys.get(`${scope}\u0000${key}`);
-      if (found) Object.assign(found, { status, body: structuredClone(body) });
+      if (found) Object.assign(found, { status, body: copy(body) });
     },
     async abandonIdempotent(scope, key) {
       const id = `${scope}\u0000${key}`;

@@ -1,4 +1,5 @@
 import type { EventType } from '@engagekit/contract';
+import { copy } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
@@ -53,10 +54,8 @@ interface CompanyState {
   endpointList: SortedList<EndpointRecord>;
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
-
 function page<T>(items: T[], total: number): Page<T> {
-  return { items: items.map(clone), total };
+  return { items: items.map(copy), total };
 }
 
 /**
@@ -175,7 +174,7 @@ export function createMemoryStore(): Store {
       order = newOrderRecord(ctx.newId('ord'), company, companyOrderId, fields, ctx.now);
       state.orderAmount = addDecimal(state.orderAmount, toDecimal(order.totalAmount));
     }
-    order = clone(order);
+    order = copy(order);
     state.orders.set(companyOrderId, order);
     indexPhone(state, order.phoneNumber, companyOrderId, true);
     phones.add(order.phoneNumber);
@@ -185,7 +184,7 @@ export function createMemoryStore(): Store {
     const event = orderEvent(ctx, order, type);
     events.set(event.id, event);
     for (const endpoint of state.endpointList.items) if (endpointWants(endpoint, type)) addDelivery(ctx, event, endpoint.id);
-    return { order: clone(order), created: !existing, event: clone(event) };
+    return { order: copy(order), created: !existing, event: copy(event) };
   }
 
   return {
@@ -200,7 +199,7 @@ export function createMemoryStore(): Store {
     async createCompany(company) {
       if (companyCodes.has(company.company_id)) throw new StoreConflictError('company_id', `A company with company_id "${company.company_id}" exists already.`);
       if (companies.has(company.uuid)) throw new Error(`A company with uuid "${company.uuid}" exists already.`);
-      const record = { ...clone(company), created_at: iso(company.created_at) };
+      const record = { ...copy(company), created_at: iso(company.created_at) };
       companies.set(record.uuid, record);
       companyCodes.add(record.company_id);
       companyList.insert({ id: record.uuid, created_at: record.created_at });
@@ -216,11 +215,11 @@ export function createMemoryStore(): Store {
         customerList: new SortedList(),
         endpointList: new SortedList(),
       });
-      return clone(record);
+      return copy(record);
     },
     async getCompany(uuid) {
       const company = companies.get(uuid);
-      return company ? clone(company) : null;
+      return company ? copy(company) : null;
     },
     async listCompanies(request) {
       const items = companyList.slice(pageOffset(request), request.limit).map((entry) => companies.get(entry.id) as CompanyRecord);
@@ -231,17 +230,17 @@ export function createMemoryStore(): Store {
       requireState(template.company_uuid);
       const key = JSON.stringify([template.company_uuid, template.template_name, template.phone_number]);
       const existing = templates.get(key);
-      const record: TemplateRecord = { ...clone(template), created_at: iso(template.created_at), updated_at: iso(template.updated_at) };
+      const record: TemplateRecord = { ...copy(template), created_at: iso(template.created_at), updated_at: iso(template.updated_at) };
       if (existing) Object.assign(record, { id: existing.id, created_at: existing.created_at });
       templates.set(key, record);
-      return clone(record);
+      return copy(record);
     },
 
     async createCampaign(campaign) {
       const state = requireState(campaign.company_uuid);
       if (state.campaignNames.has(campaign.name)) throw new StoreConflictError('name', `A campaign named "${campaign.name}" exists already.`);
       const record: CampaignRecord = {
-        ...clone(campaign),
+        ...copy(campaign),
         schedule: iso(campaign.schedule),
         next_run_at: campaign.next_run_at === null ? null : iso(campaign.next_run_at),
         created_at: iso(campaign.created_at),
@@ -252,11 +251,11 @@ export function createMemoryStore(): Store {
       state.campaignsById.set(record.id, record);
       state.campaignNames.add(record.name);
       bumpStatus(state, record.status, 1);
-      return clone(record);
+      return copy(record);
     },
     async getCampaign(companyUuid, id) {
       const campaign = states.get(companyUuid)?.campaignsById.get(id);
-      return campaign ? clone(campaign) : null;
+      return campaign ? copy(campaign) : null;
     },
     async listCampaigns(companyUuid, request) {
       const all = states.get(companyUuid)?.campaigns ?? [];
@@ -275,7 +274,7 @@ export function createMemoryStore(): Store {
       if (patch.endDate !== undefined) campaign.endDate = patch.endDate;
       if (patch.next_run_at !== undefined) campaign.next_run_at = patch.next_run_at === null ? null : iso(patch.next_run_at);
       campaign.updated_at = iso(now);
-      return clone(campaign);
+      return copy(campaign);
     },
     async countCampaignsByStatus(companyUuid) {
       return Object.fromEntries(states.get(companyUuid)?.campaignsByStatus ?? []);
@@ -290,7 +289,7 @@ export function createMemoryStore(): Store {
     },
     async getOrder(companyUuid, companyOrderId) {
       const order = states.get(companyUuid)?.orders.get(companyOrderId);
-      return order ? clone(order) : null;
+      return order ? copy(order) : null;
     },
     async orderTotals(companyUuid) {
       const state = states.get(companyUuid);
@@ -361,14 +360,14 @@ export function createMemoryStore(): Store {
     async createEndpoint(endpoint) {
       const state = requireState(endpoint.company_uuid);
       if (endpoints.has(endpoint.id)) throw new Error(`A webhook endpoint with id "${endpoint.id}" exists already.`);
-      const record: EndpointRecord = { ...clone(endpoint), created_at: iso(endpoint.created_at), updated_at: iso(endpoint.updated_at) };
+      const record: EndpointRecord = { ...copy(endpoint), created_at: iso(endpoint.created_at), updated_at: iso(endpoint.updated_at) };
       endpoints.set(record.id, record);
       state.endpointList.insert(record);
-      return clone(record);
+      return copy(record);
     },
     async getEndpoint(companyUuid, id) {
       const endpoint = endpoints.get(id);
-      return endpoint && endpoint.company_uuid === companyUuid ? clone(endpoint) : null;
+      return endpoint && endpoint.company_uuid === companyUuid ? copy(endpoint) : null;
     },
     async listEndpoints(companyUuid, request) {
       const list = states.get(companyUuid)?.endpointList;
@@ -377,9 +376,9 @@ export function createMemoryStore(): Store {
     async updateEndpoint(companyUuid, id, patch, now) {
       const endpoint = endpoints.get(id);
       if (!endpoint || endpoint.company_uuid !== companyUuid) return null;
-      for (const [key, value] of Object.entries(clone(patch))) if (value !== undefined) Object.assign(endpoint, { [key]: value });
+      for (const [key, value] of Object.entries(copy(patch))) if (value !== undefined) Object.assign(endpoint, { [key]: value });
       endpoint.updated_at = iso(now);
-      return clone(endpoint);
+      return copy(endpoint);
     },
     async deleteEndpoint(companyUuid, id) {
       const endpoint = endpoints.get(id);
@@ -398,16 +397,16 @@ export function createMemoryStore(): Store {
 
     async enqueueDelivery(ctx, event, endpointId) {
       requireState(event.company_uuid);
-      if (!events.has(event.id)) events.set(event.id, { ...clone(event), created_at: iso(event.created_at) });
-      return clone(addDelivery(ctx, event, endpointId));
+      if (!events.has(event.id)) events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
+      return copy(addDelivery(ctx, event, endpointId));
     },
     async getDelivery(companyUuid, endpointId, id) {
       const delivery = deliveries.get(id);
-      return delivery && delivery.company_uuid === companyUuid && delivery.endpoint_id === endpointId ? clone(delivery) : null;
+      return delivery && delivery.company_uuid === companyUuid && delivery.endpoint_id === endpointId ? copy(delivery) : null;
     },
     async getEvent(id) {
       const event = events.get(id);
-      return event ? clone(event) : null;
+      return event ? copy(event) : null;
     },
     async listDeliveries(companyUuid, endpointId, request) {
       const all = deliveriesByEndpoint.get(endpointId)?.items ?? [];

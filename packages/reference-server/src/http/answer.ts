@@ -1,0 +1,26 @@
+/** How every JSON answer of the API is made: one Response with all its headers, built once. */
+
+/**
+ * Headers every answer carries. Bearer tokens, not cookies, carry the credentials, so any origin may
+ * call the API from a browser and read the request id and `Retry-After`.
+ */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id,retry-after',
+} as const;
+
+/** The answer to a CORS preflight (`OPTIONS`), on any path. */
+export const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE',
+  'access-control-allow-headers': 'authorization,content-type,idempotency-key,x-request-id',
+  'access-control-max-age': '600',
+  vary: 'Access-Control-Request-Headers',
+} as const;
+
+/** A JSON answer with the request id and the CORS headers, plus `extra` ones (`retry-after`, `allow`). */
+export function jsonAnswer(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, ...CORS_HEADERS };
+  if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+  return new Response(JSON.stringify(body), { status, headers });
+}
