@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, types } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -89,16 +89,38 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
   );
 }
 
+/** The type OIDs drizzle keeps as text (dates, times, intervals and their arrays) rather than parse. */
+const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+const asText = (value: string) => value;
+
+/**
+ * Opens PGlite with drizzle's parsers installed once. Drizzle hands the same parsers to every query,
+ * which makes PGlite merge them into a copy of its whole parser table each time; with them installed
+ * at start, a query passes only its row mode.
+ */
+async function createPglite(dataDir: string | undefined): Promise<PGlite> {
+  const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
+  const client = await PGlite.create(dataDir, { parsers });
+  const query = client.query.bind(client);
+  client.query = ((sql: string, params?: unknown[], options?: QueryOptions) =>
+    query(sql, params, options?.parsers && sameParsers(options.parsers) ? { ...options, parsers: undefined } : options)) as typeof client.query;
+  return client;
+}
+
+/** Whether `parsers` keeps exactly the text types as text, as drizzle's do. */
+function sameParsers(parsers: Record<number, (value: string, typeId: number) => unknown>): boolean {
+  const oids = Object.keys(parsers);
+  return oids.length === TEXT_TYPES.length && TEXT_TYPES.every((oid) => parsers[oid]?.('x', oid) === 'x');
+}
+
 async function openPglite(dataDir: string | undefined): Promise<SqlStore> {
-  let client: PGlite;
+  let dir: string | undefined;
   if (dataDir) {
-    const dir = resolve(dataDir);
+    dir = resolve(dataDir);
     // PGlite.create(dir) needs the parent directory to exist.
     await mkdir(dirname(dir), { recursive: true });
-    client = await PGlite.create(dir);
-  } else {
-    client = await PGlite.create();
   }
+  const client = await createPglite(dir);
   try {
     const database = drizzlePglite(client, { schema });
     await migratePglite(database, { migrationsFolder });
