@@ -1,3 +1,4 @@
+import { type OperationSpec, operations } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
 import { describeApiConformance } from './api-conformance.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
@@ -87,5 +88,68 @@ describe('errors', () => {
     expect(body).toMatchObject({ success: false, code: 'internal_error', message: 'Something went wrong on the backend' });
     expect(JSON.stringify(body)).not.toContain('10.0.0.5');
     expect(String((logged[0] as { err: Error }).err.message)).toContain('10.0.0.5');
+  });
+});
+
+describe('direct dispatch', () => {
+  it('answers every operation as the Hono routes do (a percent-encoded path takes the Hono route)', async () => {
+    const { fetch } = await inProcessApp();
+    const { uuid, token } = await companyWithToken(fetch);
+    const admin = `Bearer ${TEST_ADMIN_TOKEN}`;
+    const company = `Bearer ${token}`;
+    const created = await (
+      await fetch(`/agency/createCampaign?uuid=${uuid}`, {
+        method: 'POST',
+        headers: { authorization: company, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'spring', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 'welcome' } }),
+      })
+    ).json();
+    const sample: Record<string, string> = { id: created.data.id, uuid, orderId: 'ORD-404', deliveryId: 'dlv_404' };
+    const requests: [string, string, string][] = [];
+    for (const op of Object.values(operations) as OperationSpec[]) {
+      const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => sample[name] as string);
+      const query = op.surface === 'agency' ? `?uuid=${uuid}` : '';
+      const auth = op.auth.kind === 'admin' ? admin : company;
+      for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
+        requests.push([method.toUpperCase(), `${path}${query}`, auth]);
+        if (op.surface === 'agency') requests.push([method.toUpperCase(), `/${uuid}${path}`, auth]);
+      }
+    }
+    // Writes get an empty object: a 400 naming the fields, so both sends find the same state.
+    const send = (method: string, path: string, authorization: string) =>
+      fetch(path, {
+        method,
+        headers: { authorization, 'content-type': 'application/json', 'x-request-id': 'req_same' },
+        ...(method === 'GET' ? {} : { body: '{}' }),
+      });
+    const encoded = (path: string) => path.replace(/\/([a-z])/, (_, ch: string) => `/%${ch.charCodeAt(0).toString(16)}`);
+    for (const [method, path, auth] of requests) {
+      const direct = await send(method, path, auth);
+      const hono = await send(method, encoded(path), auth);
+      expect(encoded(path)).not.toBe(path);
+      // What routing decides: the status and the envelope (a successful write's new ids and tokens differ).
+      const outcome = async (r: Response) => {
+        const { success, message, code, issues } = await r.json();
+        return [method, path, r.status, success, message, code, issues];
+      };
+      expect(await outcome(hono)).toEqual(await outcome(direct));
+      const headers = (r: Response) => Object.fromEntries([...r.headers].filter(([name]) => name !== 'content-length'));
+      expect(headers(hono)).toEqual(headers(direct));
+    }
+    expect(requests.length).toBeGreaterThan(30);
+  });
+
+  it('leaves HEAD, a trailing slash and unknown paths to Hono', async () => {
+    const { fetch } = await inProcessApp();
+    const head = await fetch('/api/v2/health', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const slash = await fetch('/api/v2/health/');
+    expect(slash.status).toBe(404);
+    expect((await slash.json()).message).toBe('No route for GET /api/v2/health/');
+    const wrong = await fetch('/agency/sync');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.headers.get('access-control-allow-origin')).toBe('*');
   });
 });

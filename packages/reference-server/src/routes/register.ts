@@ -15,36 +15,129 @@ export type Env = { Variables: { requestId: string } };
 /** The uuid of an agency call may come as a path prefix: `/{uuid}/agency/...`. */
 const PREFIX = '/:prefixUuid{[0-9a-fA-F-]{36}}';
 
+type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** Answers an error thrown while serving a request (the app's one error answer). */
+export type ErrorAnswer = (err: unknown, requestId: string, request: Request) => Response;
+
+/** One operation's route: the operation, its handler, and the names of its path parameters. */
+interface Route {
+  op: OperationSpec;
+  handler: Handler;
+  names: string[];
+  pattern: RegExp | undefined;
+}
+
+/** A leading `/{uuid}` before an agency path. */
+const UUID_PREFIX = /^\/([0-9a-fA-F-]{36})(?=\/)/;
+
+/** The path of a request URL, or undefined when it is percent-encoded (Hono decodes those). */
+function pathOf(url: string): string | undefined {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const ch = url.charCodeAt(i);
+    if (ch === 63 /* ? */ || ch === 35 /* # */) {
+      end = i;
+      break;
+    }
+    if (ch === 37 /* % */) return undefined;
+  }
+  return url.slice(start, end);
+}
+
 /**
  * Registers every operation of the contract on `app`: its path and methods (and the path-prefix
  * form of agency calls), then for each request: authenticate (401), rate-limit (429), validate
  * params, query and body together (400 naming every field), resolve the company (404), authorize
  * (403), run the handler, and answer with its status and body.
+ *
+ * Returns the same routes as a direct dispatcher: it serves a request to an operation's exact path
+ * and method without Hono's router and context, and returns undefined for anything else (other
+ * paths, HEAD, percent-encoded paths), which the Hono app then serves.
  */
-export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter, contextOf: (c: Context<Env>) => RequestContext) {
+export function registerOperations(
+  app: Hono<Env>,
+  handlers: Handlers,
+  limiter: RateLimiter,
+  contextOf: (request: Request) => RequestContext,
+  answerError: ErrorAnswer,
+): (request: Request) => Promise<Response> | undefined {
+  const byMethod = new Map<string, { agency: boolean; exact: Map<string, Route>; patterns: Route[] }[]>();
+  const table = (method: string, agency: boolean) => {
+    let tables = byMethod.get(method);
+    if (!tables) {
+      tables = [false, true].map((a) => ({ agency: a, exact: new Map(), patterns: [] }));
+      byMethod.set(method, tables);
+    }
+    return tables[agency ? 1 : 0] as { exact: Map<string, Route>; patterns: Route[] };
+  };
   for (const op of Object.values(operations) as OperationSpec[]) {
-    const handler = handlers[op.operationId as keyof Handlers] as unknown as (input: unknown) => Promise<{ status: number; body: unknown }>;
-    const run = (c: Context<Env>) => serve(c, contextOf(c), op, handler, limiter);
+    const handler = handlers[op.operationId as keyof Handlers] as unknown as Handler;
+    const run = (c: Context<Env>) => {
+      const ctx = contextOf(c.req.raw);
+      c.set('requestId', ctx.requestId);
+      return serve(c.req.raw, c.req.param() as Record<string, string>, ctx, op, handler, limiter);
+    };
+    const names = [...op.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] as string);
+    const route: Route = {
+      op,
+      handler,
+      names,
+      pattern: names.length > 0 ? new RegExp(`^${op.path.replace(/\{[A-Za-z0-9_]+\}/g, '([^/]+)')}$`) : undefined,
+    };
     for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
       app.on(method.toUpperCase(), toColonPath(op.path), run);
       if (op.surface === 'agency') app.on(method.toUpperCase(), `${PREFIX}${toColonPath(op.path)}`, run);
+      const t = table(method.toUpperCase(), op.surface === 'agency');
+      if (route.pattern) t.patterns.push(route);
+      else t.exact.set(op.path, route);
     }
   }
+
+  const find = (method: string, path: string, agencyOnly: boolean): { route: Route; params: Record<string, string> } | undefined => {
+    for (const t of byMethod.get(method) ?? []) {
+      if (agencyOnly && !t.agency) continue;
+      const exact = t.exact.get(path);
+      if (exact) return { route: exact, params: {} };
+      for (const route of t.patterns) {
+        const m = (route.pattern as RegExp).exec(path);
+        if (!m) continue;
+        const params: Record<string, string> = {};
+        route.names.forEach((name, i) => {
+          params[name] = m[i + 1] as string;
+        });
+        return { route, params };
+      }
+    }
+    return undefined;
+  };
+
+  return (request) => {
+    const path = pathOf(request.url);
+    if (path === undefined) return undefined;
+    let found = find(request.method, path, false);
+    if (!found) {
+      const prefix = UUID_PREFIX.exec(path);
+      if (!prefix) return undefined;
+      found = find(request.method, path.slice(prefix[0].length), true);
+      if (!found) return undefined;
+      found.params.prefixUuid = prefix[1] as string;
+    }
+    const ctx = contextOf(request);
+    const { route, params } = found;
+    return serve(request, params, ctx, route.op, route.handler, limiter).catch((err: unknown) => answerError(err, ctx.requestId, request));
+  };
 }
 
-async function serve(
-  c: Context<Env>,
-  ctx: RequestContext,
-  op: OperationSpec,
-  handler: (input: unknown) => Promise<{ status: number; body: unknown }>,
-  limiter: RateLimiter,
-) {
+async function serve(request: Request, params: Record<string, string>, ctx: RequestContext, op: OperationSpec, handler: Handler, limiter: RateLimiter) {
   // 1. Authenticate.
   let tokenCompanyUuid: string | null = null;
   let scopes: string[] = [];
   let isAdmin = op.auth.kind === 'admin';
   if (op.auth.kind !== 'public') {
-    const token = bearerToken(c.req.raw);
+    const token = bearerToken(request);
     if (op.auth.kind === 'admin') {
       if (!(await ctx.tokens.isAdminToken(token))) throw new HttpError(401, 'Unauthorized: this call needs the admin token');
     } else if (op.auth.kind === 'admin-or-company' && (await ctx.tokens.isAdminToken(token))) {
@@ -60,12 +153,12 @@ async function serve(
   // 2. Validate params, query and body, reporting every bad field at once.
   const rawParams: Record<string, string> = {};
   let prefixUuid: string | undefined;
-  for (const [name, value] of Object.entries(c.req.param() as Record<string, string>)) {
+  for (const [name, value] of Object.entries(params)) {
     if (name === 'prefixUuid') prefixUuid = value;
     else rawParams[name] = value;
   }
   const rawQuery: Record<string, string> = {};
-  const url = c.req.url;
+  const url = request.url;
   const q = url.indexOf('?');
   if (q !== -1) {
     const hash = url.indexOf('#', q);
@@ -77,7 +170,7 @@ async function serve(
       issues: [{ path: 'uuid', message: 'is required (as ?uuid= or a /{uuid}/agency/... prefix)' }],
     });
   }
-  const rawBody = op.body ? await readJsonBody(c.req.raw) : undefined;
+  const rawBody = op.body ? await readJsonBody(request) : undefined;
   // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
   const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
   if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
@@ -123,12 +216,12 @@ async function serve(
   }
 
   // 4. Run the operation: once per Idempotency-Key, a retry answering as the first request did.
-  const idempotencyKey = op.method === 'get' ? undefined : c.req.header('idempotency-key');
+  const idempotencyKey = op.method === 'get' ? undefined : (request.headers.get('idempotency-key') ?? undefined);
   const run = () => handler({ params: input.params, query: input.query, body: input.body, company, ctx });
   const { status, body, replayed } =
     idempotencyKey === undefined
       ? { ...(await run()), replayed: false }
-      : await runOnce(ctx, idempotencyKey, tokenCompanyUuid ?? (isAdmin ? 'admin' : 'public'), c.req.raw, rawBody, run);
+      : await runOnce(ctx, idempotencyKey, tokenCompanyUuid ?? (isAdmin ? 'admin' : 'public'), request, rawBody, run);
   if (replayed) return jsonAnswer(body, status, ctx.requestId, { 'idempotent-replayed': 'true' });
   if (ctx.config.validateResponses) {
     const schema = (op.responses as Record<number, { schema: { safeParse(v: unknown): { success: boolean; error?: unknown } } } | undefined>)[status]?.schema;
