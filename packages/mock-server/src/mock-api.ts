@@ -216,6 +216,9 @@ export function createMockApi(options: MockApiOptions = {}) {
     return { request, path: url.pathname };
   }
 
+  /** Whether a URL may be for the control endpoints: any that mentions their prefix takes route()'s exact check. */
+  const mayBeControl = (url: string) => url.includes(CONTROL_PREFIX);
+
   /** Faults, the control endpoints, then the app. */
   async function route(incoming: Request): Promise<Response> {
     const { request, path } =
@@ -245,8 +248,16 @@ export function createMockApi(options: MockApiOptions = {}) {
   }
 
   /** Every request: waits for sample data, when some is loading. */
-  async function handle(request: Request): Promise<Response> {
-    if (loading) await dataLoad.catch(() => {});
+  function handle(request: Request): Promise<Response> {
+    if (loading) return dataLoad.catch(() => {}).then(() => route(request));
+    // The common case, no faults and no base URL path prefix, goes to the app without a detour.
+    if (faults.size === 0 && prefixed.length === 0 && !mayBeControl(request.url)) {
+      try {
+        return Promise.resolve(current.app.fetch(request));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     return route(request);
   }
 

@@ -19,7 +19,7 @@ function settle<T>(fn: () => Promise<T>): Promise<T> {
 export function createResources({ uuid, requester }: { uuid: string; requester: Requester }): Omit<EngageClient, 'api'> {
   /** Sends the call `spec` describes, resolving to the envelope's `data`; a bad argument `spec` throws on becomes a rejection. */
   const one = <T>(options: RequestOptions | undefined, spec: () => CallSpec): APIPromise<T> =>
-    new APIPromise(settle(() => requester.call<T>({ ...spec(), unwrap: true }, options)));
+    new APIPromise(settle(() => requester.call<T>(spec(), options, true)));
 
   const campaignPage = (params: CampaignListParams | undefined, options: ListRequestOptions | undefined) => {
     const raw = (page: number): Promise<RawResult<CampaignListResponse>> =>

@@ -109,7 +109,7 @@ async function all<T>(list: (page: PageRequest) => Promise<Page<T>>): Promise<T[
   }
 }
 
-/** By creation, then id: the order every list of the API uses. */
-function oldestFirst<T extends { created_at: string; id: string }>(items: T[]): T[] {
-  return items.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** Oldest first; items made in the same millisecond keep the order they were made in (the sort is stable). */
+function oldestFirst<T extends { created_at: string }>(items: T[]): T[] {
+  return items.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
 }

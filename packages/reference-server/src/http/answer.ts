@@ -20,7 +20,12 @@ export const PREFLIGHT_HEADERS = {
 
 /** A JSON answer with the request id and the CORS headers, plus `extra` ones (`retry-after`, `allow`). */
 export function jsonAnswer(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId, ...CORS_HEADERS };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-request-id': requestId,
+    'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'],
+    'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
+  };
   if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
   return new Response(JSON.stringify(body), { status, headers });
 }

@@ -19,7 +19,8 @@ export interface CompanyClaims {
 export interface TokenService {
   issue(companyUuid: string, opts: { scopes?: Scope[]; expiresInSeconds: number; now: Date }): Promise<{ token: string; scopes: Scope[]; expiresAt: Date }>;
   /** Throws a 401 HttpError saying what is wrong with the token. */
-  verify(token: string, now: Date): Promise<CompanyClaims>;
+  /** The token's claims: at once (no promise) for a token verified before, else once its signature is checked. */
+  verify(token: string, now: Date): CompanyClaims | Promise<CompanyClaims>;
   /** True when `token` is the admin token. */
   isAdminToken(token: string): Promise<boolean>;
 }
@@ -74,7 +75,7 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
         .sign(key);
       return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
     },
-    async verify(token, now) {
+    verify(token, now) {
       // A token checked once is good until it expires: skip the HMAC for it (bounded, oldest dropped first).
       const key = keyOf(token);
       const known = verified.get(key);
@@ -82,10 +83,11 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
         if (known.expiresMs > now.getTime()) return known.claims;
         verified.delete(key);
       }
-      const claims = await verifyOnce(token, now);
-      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-      verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
-      return claims;
+      return verifyOnce(token, now).then((claims) => {
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+        verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
+        return claims;
+      });
     },
     async isAdminToken(token) {
       return constantTimeEqual(await sha256(token), adminHash);

@@ -1,4 +1,4 @@
-import { type OperationSpec, operations, toColonPath } from '@engagekit/contract';
+import { type Issue, type OperationSpec, operations, toColonPath } from '@engagekit/contract';
 import type { Context, Hono } from 'hono';
 import type { RequestContext } from '../context.ts';
 import { jsonAnswer } from '../http/answer.ts';
@@ -143,7 +143,8 @@ async function serve(request: Request, params: Record<string, string>, ctx: Requ
     } else if (op.auth.kind === 'admin-or-company' && (await ctx.tokens.isAdminToken(token))) {
       isAdmin = true;
     } else {
-      const claims = await ctx.tokens.verify(token, ctx.now);
+      const verified = ctx.tokens.verify(token, ctx.now);
+      const claims = verified instanceof Promise ? await verified : verified;
       tokenCompanyUuid = claims.companyUuid;
       scopes = claims.scopes;
     }
@@ -172,20 +173,12 @@ async function serve(request: Request, params: Record<string, string>, ctx: Requ
   }
   const rawBody = op.body ? await readJsonBody(request) : undefined;
   // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
-  const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
-  if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
-  const issues = [];
-  const input: Record<string, unknown> = {};
-  for (const [key, schema, raw] of [
-    ['params', op.params, rawParams],
-    ['query', op.query, rawQuery],
-    ['body', op.body, rawBody],
-  ] as const) {
-    if (!schema) continue;
-    const r = schema.safeParse(raw, { error: requiredMessage });
-    if (r.success) input[key] = r.data;
-    else issues.push(...toIssues(r.error));
+  if (hasNul(rawParams) || hasNul(rawQuery) || hasNul(rawBody)) {
+    const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
+    throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
   }
+  const issues: Issue[] = [];
+  const input = { params: parsed(op.params, rawParams, issues), query: parsed(op.query, rawQuery, issues), body: parsed(op.body, rawBody, issues) };
   if (issues.length > 0) throw validationError(issues);
 
   // 3. Resolve the company the call acts for, then authorize.
@@ -193,11 +186,13 @@ async function serve(request: Request, params: Record<string, string>, ctx: Requ
   const namedUuid = (input.query as { uuid?: string } | undefined)?.uuid ?? (input.params as { uuid?: string } | undefined)?.uuid;
   if (op.auth.kind === 'company') {
     if (op.surface === 'agency') {
-      company = await ctx.company(namedUuid as string);
+      const found = ctx.company(namedUuid as string);
+      company = found instanceof Promise ? await found : found;
       if (!company) throw new HttpError(404, 'No company found with the provided uuid');
       if (company.uuid !== tokenCompanyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
     } else {
-      company = await ctx.company(tokenCompanyUuid as string);
+      const found = ctx.company(tokenCompanyUuid as string);
+      company = found instanceof Promise ? await found : found;
       if (!company) throw new HttpError(401, 'Unauthorized: the token’s company no longer exists');
       const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
       if (companyId !== undefined && companyId !== company.company_id) {
@@ -208,7 +203,8 @@ async function serve(request: Request, params: Record<string, string>, ctx: Requ
     }
     if (!scopes.includes(op.auth.scope)) throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope`);
   } else if (namedUuid) {
-    company = await ctx.company(namedUuid);
+    const found = ctx.company(namedUuid);
+    company = found instanceof Promise ? await found : found;
     if (!company) throw new HttpError(404, 'No company found with the provided uuid');
     if (op.auth.kind === 'admin-or-company' && !isAdmin && company.uuid !== tokenCompanyUuid) {
       throw new HttpError(403, 'Forbidden: the token belongs to another company');
@@ -230,6 +226,25 @@ async function serve(request: Request, params: Record<string, string>, ctx: Requ
       throw new Error(`${op.operationId} answered ${status} with a body that breaks the contract: ${JSON.stringify(r?.error ?? 'no such status')}`);
   }
   return jsonAnswer(body, status, ctx.requestId);
+}
+
+/** `raw` parsed by `schema` (undefined without one); its issues, if any, are added to `issues`. */
+function parsed(schema: OperationSpec['body'], raw: unknown, issues: Issue[]): unknown {
+  if (!schema) return undefined;
+  const r = schema.safeParse(raw, { error: requiredMessage });
+  if (r.success) return r.data;
+  issues.push(...toIssues(r.error));
+  return undefined;
+}
+
+/** Whether any string (or key) inside a parsed JSON value holds a NUL character. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value && typeof value === 'object') {
+    for (const key in value) if (key.includes('\u0000') || hasNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** Paths of every string (or key) holding a NUL character inside a parsed JSON value. */

@@ -56,8 +56,6 @@ export interface CallSpec {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
-  /** Resolve to the envelope's `data` rather than the whole body (what single-resource methods return). */
-  unwrap?: boolean;
 }
 
 /** A path parameter, encoded for its place in a path. */
@@ -93,9 +91,10 @@ export interface Requester {
   /**
    * Sends one resource call: one Request per attempt, handed to the fetch as it is, retried and timed out
    * as the options say. Resolves to the parsed body of a successful answer; rejects with the `APIError`
-   * subclass of an error status.
+   * subclass of an error status. With `unwrap`, resolves to the envelope's `data` (what single-resource
+   * methods return).
    */
-  call<D>(spec: CallSpec, options: RequestOptions | undefined): Promise<RawResult<D>>;
+  call<D>(spec: CallSpec, options: RequestOptions | undefined, unwrap?: boolean): Promise<RawResult<D>>;
 }
 
 /** What the client's settings give the request plumbing. */
@@ -143,7 +142,7 @@ export function createRequester(config: RequesterConfig): Requester {
           idempotencyKey: options?.idempotencyKey,
         });
     },
-    async call<D>(spec: CallSpec, options: RequestOptions | undefined): Promise<RawResult<D>> {
+    async call<D>(spec: CallSpec, options: RequestOptions | undefined, unwrap = false): Promise<RawResult<D>> {
       if (options) checkLimits('request options', options);
       const { operationId, method } = spec;
       const url = bases[spec.surface] + spec.path + queryString(spec.query);
@@ -171,7 +170,7 @@ export function createRequester(config: RequesterConfig): Requester {
         throw new EngageError(`The answer to ${operationId} is not JSON: is baseUrl the engagekit API?`, { cause: err });
       }
       if (config.validateResponse) await config.validateResponse({ operationId, status: response.status, body: data });
-      return { data: spec.unwrap ? (data as { data: D }).data : data, response };
+      return { data: unwrap ? (data as { data: D }).data : data, response };
     },
   };
 }
