@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { Store } from '../types.ts';
 import type { Listen } from './dispatch.ts';
 import type { SqlDatabase } from './orders.ts';
+import { withPreparedReads } from './pglite-prepared.ts';
 import { schema } from './schema.ts';
 import { createSqlStore } from './store.ts';
 
@@ -94,14 +95,14 @@ const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DA
 const asText = (value: string) => value;
 
 /**
- * Opens PGlite with drizzle's parsers installed once. Drizzle hands the same parsers to every query,
- * which makes PGlite merge them into a copy of its whole parser table each time; with them installed
- * at start, a query passes only its row mode.
+ * Opens PGlite with drizzle's parsers installed once and reads prepared once (see pglite-prepared.ts).
+ * Drizzle hands the same parsers to every query, which makes PGlite merge them into a copy of its
+ * whole parser table each time; with them installed at start, a query passes only its row mode.
  */
 async function createPglite(dataDir: string | undefined): Promise<PGlite> {
   const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
   const client = await PGlite.create(dataDir, { parsers });
-  const query = client.query.bind(client);
+  const query = withPreparedReads(client, client.query.bind(client));
   client.query = ((sql: string, params?: unknown[], options?: QueryOptions) =>
     query(sql, params, options?.parsers && sameParsers(options.parsers) ? { ...options, parsers: undefined } : options)) as typeof client.query;
   return client;
