@@ -51,9 +51,14 @@ export async function sideBySide(rounds: number, ours: () => Promise<number>, pe
 }
 
 /** A bare node:http server in its own process answering every request with `body`: the peer of the server rows. */
-export async function startPeerServer(body: string, contentType = 'application/json'): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [new URL('./peer-server.ts', import.meta.url).pathname], {
-    env: { ...process.env, PEER_BODY: body, PEER_TYPE: contentType },
+export function startPeerServer(body: string, contentType = 'application/json'): Promise<{ url: string; stop(): Promise<void> }> {
+  return startScriptServer('./peer-server.ts', { PEER_BODY: body, PEER_TYPE: contentType });
+}
+
+/** Runs a bench server script (relative to this folder) in its own process, until it prints the URL it listens on. */
+export async function startScriptServer(script: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((ok, fail) => {
@@ -61,7 +66,7 @@ export async function startPeerServer(body: string, contentType = 'application/j
       const m = /listening on (\S+)/.exec(String(d));
       if (m?.[1]) ok(m[1]);
     });
-    child.once('exit', (code) => fail(new Error(`peer server exited ${code}`)));
+    child.once('exit', (code) => fail(new Error(`${script} exited ${code}`)));
   });
   return {
     url,

@@ -103,8 +103,18 @@ async function createPglite(dataDir: string | undefined): Promise<PGlite> {
   const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
   const client = await PGlite.create(dataDir, { parsers });
   const query = withPreparedReads(client, client.query.bind(client));
-  client.query = ((sql: string, params?: unknown[], options?: QueryOptions) =>
-    query(sql, params, options?.parsers && sameParsers(options.parsers) ? { ...options, parsers: undefined } : options)) as typeof client.query;
+  // Query options without drizzle's parsers, by the options object drizzle passes (one per prepared query, reused).
+  const lean = new WeakMap<QueryOptions, QueryOptions>();
+  const withoutDrizzleParsers = (options: QueryOptions | undefined) => {
+    if (!options?.parsers) return options;
+    let stripped = lean.get(options);
+    if (!stripped) {
+      stripped = sameParsers(options.parsers) ? { ...options, parsers: undefined } : options;
+      lean.set(options, stripped);
+    }
+    return stripped;
+  };
+  client.query = ((sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, withoutDrizzleParsers(options))) as typeof client.query;
   return client;
 }
 
