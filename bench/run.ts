@@ -1,11 +1,14 @@
 /**
  * `pnpm bench`: every benchmark on 127.0.0.1, ours and its peer side by side in the same run, a few
  * rounds each, medians. Prints a table and writes bench/results/latest.json.
- * `pnpm bench server.` runs only the rows whose id starts with an argument.
+ * `pnpm bench server.` runs only the rows whose id starts with an argument. Each bench runs in a Node
+ * process of its own.
  */
 
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { mockHttp, mockInProcess, mockStartup } from './rows/mock.ts';
 import { report100k } from './rows/report.ts';
@@ -15,6 +18,9 @@ import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
 
 // The PostgreSQL rows make their own databases on this server.
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Starts the line a child prints its rows on. */
+const ROW_MARK = 'bench-rows:';
 
 const benches: Bench[] = [
   sdkLoopback,
@@ -31,6 +37,35 @@ const benches: Bench[] = [
   deliveryLatency,
 ];
 
+/** `--row <id>`: run that one bench here and print its rows as JSON (what the parent process asks each child). */
+const ROW_FLAG = '--row';
+if (process.argv[2] === ROW_FLAG) {
+  const bench = benches.find((b) => b.id === process.argv[3]);
+  if (!bench) throw new Error(`no bench ${process.argv[3]}`);
+  const r = await bench.run();
+  process.stdout.write(`${ROW_MARK}${JSON.stringify(Array.isArray(r) ? r : [r])}\n`);
+  process.exit(0);
+}
+
+/**
+ * Runs one bench in a Node process of its own, so that no row inherits another's heap, JIT state or
+ * open sockets. Resolves to its rows.
+ */
+function runIsolated(bench: Bench): Promise<Row[]> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ROW_FLAG, bench.id], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith(ROW_MARK));
+      if (code === 0 && line) ok(JSON.parse(line.slice(ROW_MARK.length)) as Row[]);
+      else fail(new Error(`exited ${code}${out ? `: ${out.trim().slice(-500)}` : ''}`));
+    });
+  });
+}
+
 const filters = process.argv.slice(2);
 const chosen = benches.filter((b) => filters.length === 0 || filters.some((f) => b.id.startsWith(f)));
 const rows: Row[] = [];
@@ -39,8 +74,7 @@ for (const bench of chosen) {
   const t0 = Date.now();
   process.stdout.write(`${bench.id} ... `);
   try {
-    const r = await bench.run();
-    rows.push(...(Array.isArray(r) ? r : [r]));
+    rows.push(...(await runIsolated(bench)));
     console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   } catch (e) {
     console.log(`FAILED: ${(e as Error).message}`);
