@@ -17,7 +17,7 @@ function settle<T>(fn: () => Promise<T>): Promise<T> {
 
 /** The resources of `EngageClient`, over the request plumbing. */
 export function createResources({ uuid, requester }: { uuid: string; requester: Requester }): Omit<EngageClient, 'api'> {
-  /** Sends the call `spec` describes, resolving to the envelope's `data`; a bad argument `spec` throws on becomes a rejection. */
+  /** Sends the call `spec` describes, resolving to the envelope's `data`; an argument `spec` refuses (by throwing) becomes a rejection. */
   const one = <T>(options: RequestOptions | undefined, spec: () => CallSpec): APIPromise<T> =>
     new APIPromise(settle(() => requester.call<T>(spec(), options, true)));
 
