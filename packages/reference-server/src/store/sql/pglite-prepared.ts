@@ -3,7 +3,9 @@
  * call, in five protocol exchanges with the WebAssembly backend; for a short read that is most of
  * the work. This prepares each distinct SELECT once as a named statement and runs it with one
  * Bind/Execute/Sync exchange, as node-postgres does with named statements on PostgreSQL. Results
- * are built the way `query()` builds them (same parsers, same row modes).
+ * are built the way `query()` builds them (same parsers, same row modes). Unlike `query()`, a read
+ * does not ask PGlite to sync its file system afterwards: the store runs PGlite on the node file
+ * system or in memory, where that sync does nothing, and a read has nothing to persist.
  */
 import { type PGlite, protocol, type QueryOptions, type Results, types } from '@electric-sql/pglite';
 
