@@ -18,8 +18,10 @@ export interface CompanyClaims {
 /** Signs and checks company JWTs (HS256) with one server key. */
 export interface TokenService {
   issue(companyUuid: string, opts: { scopes?: Scope[]; expiresInSeconds: number; now: Date }): Promise<{ token: string; scopes: Scope[]; expiresAt: Date }>;
-  /** Throws a 401 HttpError saying what is wrong with the token. */
-  /** The token's claims: at once (no promise) for a token verified before, else once its signature is checked. */
+  /**
+   * The token's claims: at once (no promise) for a token verified before, else once its signature is
+   * checked. Throws (or rejects with) a 401 HttpError saying what is wrong with the token.
+   */
   verify(token: string, now: Date): CompanyClaims | Promise<CompanyClaims>;
   /** True when `token` is the admin token. */
   isAdminToken(token: string): Promise<boolean>;
