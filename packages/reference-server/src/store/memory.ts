@@ -6,12 +6,13 @@ import { createMemoryIdempotency } from './memory-idempotency.ts';
 import {
   addDecimal,
   assertCreatable,
-  customerName,
   type Decimal,
   decimalToNumber,
   decimalZero,
   deriveCustomer,
   endpointWants,
+  importedCustomer,
+  importedNames,
   iso,
   mergeOrder,
   newOrderRecord,
@@ -306,24 +307,12 @@ export function createMemoryStore(): Store {
       let created = 0;
       let updated = 0;
       for (const row of input) {
-        const names = { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
         const existing = state.customers.get(row.phoneNumber);
         if (existing) {
-          Object.assign(existing, names, { updated_at: now });
+          Object.assign(existing, importedNames(row), { updated_at: now });
           updated++;
         } else {
-          const record: CustomerRecord = {
-            id: ctx.newId('cus'),
-            company_uuid: companyUuid,
-            phoneNumber: row.phoneNumber,
-            ...names,
-            source: 'import',
-            orders_count: 0,
-            orders_amount: 0,
-            created_at: now,
-            updated_at: now,
-          };
-          addCustomer(state, record);
+          addCustomer(state, importedCustomer(ctx.newId('cus'), companyUuid, row, now));
           created++;
         }
       }

@@ -3,7 +3,18 @@
  * merging, customer naming, event payloads, webhook subscription matching, exact money sums.
  */
 import type { EventType, Order } from '@engagekit/contract';
-import type { CompanyRecord, DeliveryRecord, EndpointRecord, EventRecord, OrderFields, OrderRecord, PageRequest, WriteContext } from './types.ts';
+import type {
+  CompanyRecord,
+  CustomerRecord,
+  DeliveryRecord,
+  EndpointRecord,
+  EventRecord,
+  OrderFields,
+  OrderRecord,
+  PageRequest,
+  Store,
+  WriteContext,
+} from './types.ts';
 
 /** Every field an order write may set (the keys of `OrderFields`), in column order. */
 export const orderFieldKeys = [
@@ -141,6 +152,29 @@ export function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events
 /** A customer's display name: first name, then the last name when there is one. */
 export function customerName(firstName: string, lastName: string | null | undefined): string {
   return lastName ? `${firstName} ${lastName}` : firstName;
+}
+
+/** One row of a customer import, as `Store.importCustomers` takes it. */
+export type CustomerImport = Parameters<Store['importCustomers']>[2][number];
+
+/** The names an imported row sets on its customer. */
+export function importedNames(row: CustomerImport) {
+  return { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
+}
+
+/** A customer first known from an import: its names, source 'import', no orders yet. */
+export function importedCustomer(id: string, companyUuid: string, row: CustomerImport, now: string): CustomerRecord {
+  return {
+    id,
+    company_uuid: companyUuid,
+    phoneNumber: row.phoneNumber,
+    ...importedNames(row),
+    source: 'import',
+    orders_count: 0,
+    orders_amount: 0,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@
 import type { EventType } from '@engagekit/contract';
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { assertCreatable, customerName, endpointWants, givenOrderKeys, iso, newOrderRecord, orderEvent, pendingDelivery } from '../shared.ts';
+import { assertCreatable, customerName, endpointWants, givenOrderKeys, importedCustomer, iso, newOrderRecord, orderEvent, pendingDelivery } from '../shared.ts';
 import type { CompanyRecord, CustomerRecord, CustomerSyncResult, EventRecord, OrderFields, OrderRecord, Store, WriteContext } from '../types.ts';
 import { DELIVERIES_CHANNEL } from './dispatch.ts';
 import { customers, deliveries, events, orders, type Schema, webhookEndpoints } from './schema.ts';
@@ -160,20 +160,8 @@ export async function importCustomers(db: SqlDatabase, ...[ctx, companyUuid, inp
     // One row per phone (ON CONFLICT cannot touch a row twice): the first mention fixes the id, the last one the names.
     const rows = new Map<string, typeof customers.$inferInsert>();
     for (const row of input) {
-      const names = { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
-      const previous = rows.get(row.phoneNumber);
-      const id = previous?.id ?? known.get(row.phoneNumber) ?? ctx.newId('cus');
-      rows.set(row.phoneNumber, {
-        id,
-        company_uuid: companyUuid,
-        phoneNumber: row.phoneNumber,
-        ...names,
-        source: 'import',
-        orders_count: 0,
-        orders_amount: 0,
-        created_at: now,
-        updated_at: now,
-      });
+      const id = rows.get(row.phoneNumber)?.id ?? known.get(row.phoneNumber) ?? ctx.newId('cus');
+      rows.set(row.phoneNumber, importedCustomer(id, companyUuid, row, now));
     }
     const written = await tx
       .insert(customers)
