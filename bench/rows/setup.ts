@@ -1,4 +1,4 @@
-import { freshDatabase, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
+import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -13,16 +13,8 @@ export async function benchServer(database: 'postgres' | 'pglite', env: Record<s
     drop = db.drop;
   }
   const server: ServerProcess = await startServerProcess(extra, 60_000);
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
+  const api = jsonCaller(server.url);
+  const call = async (method: string, path: string, token: string, body?: unknown) => (await api(method, path, token, body)).data;
   const company = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Bench', company_id: 'BENCH' });
   const { token } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
   const campaign = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, token, {

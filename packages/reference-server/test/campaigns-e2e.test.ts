@@ -1,6 +1,6 @@
 /** A campaign due in two seconds, run by the real server process, read back through the report. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
+import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'campaigns-e2e-admin-token-01';
 const stops: (() => Promise<unknown>)[] = [];
@@ -21,16 +21,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       }
       const server: ServerProcess = await startServerProcess(env);
       stops.push(() => server.stop());
-      const call = async (method: string, path: string, token: string, body?: unknown) => {
-        const res = await fetch(server.url + path, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        const json = await res.json();
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-        return json;
-      };
+      const call = jsonCaller(server.url);
       const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Runner', company_id: 'RUNNER' });
       const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
       for (const [i, name] of ['Asha', 'Ravi', 'Meera'].entries()) {

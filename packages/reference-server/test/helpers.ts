@@ -86,3 +86,20 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A JSON caller for the API at `baseUrl`: `call(method, path, token, body?)` resolves to the whole
+ * answer envelope and rejects on an error status, naming the call and quoting the answer.
+ */
+export function jsonCaller(baseUrl: string) {
+  return async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
