@@ -3,6 +3,7 @@ import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server'
 import { MockNetworkError } from '../internal/faults.ts';
 import type { MockData } from '../internal/sample-data.ts';
 import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi } from '../mock-api.ts';
+import type { ServeOptions } from './options.ts';
 
 /** A running HTTP mock. */
 export interface RunningMock {
@@ -19,15 +20,7 @@ const displayHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
  * Serves the memory engine on a port: the mock's handler (the reference app, faults and the
  * `/__mock` control endpoints). A simulated network failure drops the connection.
  */
-export async function serveMemoryMock(opts: {
-  port: number;
-  host: string;
-  seed: number | string | undefined;
-  adminToken: string | undefined;
-  webhookUrl: string | undefined;
-  dataFile: string | undefined;
-  rateLimitPerMinute: number;
-}): Promise<RunningMock> {
+export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> {
   const data = opts.dataFile ? (JSON.parse(readFileSync(opts.dataFile, 'utf8')) as MockData) : undefined;
   let mock: MockApi | undefined;
   const server = serve({

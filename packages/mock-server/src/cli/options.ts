@@ -1,20 +1,18 @@
 import { parseArgs } from 'node:util';
 
+/** How the memory engine serves over HTTP. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  seed: number | string | undefined;
+  adminToken: string | undefined;
+  webhookUrl: string | undefined;
+  dataFile: string | undefined;
+  rateLimitPerMinute: number;
+}
+
 /** What `engagekit-mock` was asked to do. */
-export type CliCommand =
-  | { kind: 'help' }
-  | { kind: 'init'; publicDir: string }
-  | {
-      kind: 'serve';
-      engine: 'memory' | 'prism';
-      port: number;
-      host: string;
-      seed: number | string | undefined;
-      adminToken: string | undefined;
-      webhookUrl: string | undefined;
-      dataFile: string | undefined;
-      rateLimitPerMinute: number;
-    };
+export type CliCommand = { kind: 'help' } | { kind: 'init'; publicDir: string } | ({ kind: 'serve'; engine: 'memory' | 'prism' } & ServeOptions);
 
 /** A command line or environment that cannot run; the message says what to change. */
 export class CliUsageError extends Error {
