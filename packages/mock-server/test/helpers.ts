@@ -135,19 +135,7 @@ export async function startReceiver(status: (index: number) => number = () => 20
 }
 
 /** An order body the API accepts. */
-export function orderBody(company_id: string, company_order_id: string, extra: Record<string, unknown> = {}) {
-  return {
-    company_id,
-    company_order_id,
-    totalAmount: 100.5,
-    firstName: 'Asha',
-    lastName: 'Rao',
-    phoneNumber: '+919800000001',
-    postalCode: '560001',
-    streetAddress1: '1 MG Road',
-    ...extra,
-  };
-}
+export { sampleOrder as orderBody } from '../../reference-server/test/helpers.ts';
 
 /** A campaign body the API accepts. */
 export function campaignBody(name: string): CreateCampaignBody {

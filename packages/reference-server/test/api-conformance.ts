@@ -4,6 +4,7 @@
  * and PostgreSQL), and on the mock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sampleOrder } from './helpers.ts';
 
 export interface ApiTarget {
   /** Sends a request to the server under test; `path` starts with `/`. */
@@ -44,17 +45,7 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
       expect(tok.status, tok.text).toBe(201);
       return { uuid: data.uuid, company_id: data.company_id, token: (tok.json.data as { token: string }).token };
     };
-    const order = (company_id: string, company_order_id: string, extra: Record<string, unknown> = {}) => ({
-      company_id,
-      company_order_id,
-      totalAmount: 100.5,
-      firstName: 'Asha',
-      lastName: 'Rao',
-      phoneNumber: '+919800000001',
-      postalCode: '560001',
-      streetAddress1: '1 MG Road',
-      ...extra,
-    });
+    const order = sampleOrder;
     const campaign = (name: string) => ({
       name,
       schedule_type: 'once',

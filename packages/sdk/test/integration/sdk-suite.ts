@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleOrder } from '../../../reference-server/test/helpers.ts';
 import {
   type AddOrderBody,
   AuthenticationError,
@@ -113,17 +114,7 @@ export function describeSdkIntegration(name: string, setup: () => Promise<SdkTar
       schedule: '2030-01-15T10:00:00Z',
       template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
     });
-    const order = (id: string, extra: Partial<AddOrderBody> = {}): AddOrderBody => ({
-      company_id: company.company_id,
-      company_order_id: id,
-      totalAmount: 100.5,
-      firstName: 'Asha',
-      lastName: 'Rao',
-      phoneNumber: '+919800000001',
-      postalCode: '560001',
-      streetAddress1: '1 MG Road',
-      ...extra,
-    });
+    const order = (id: string, extra: Partial<AddOrderBody> = {}): AddOrderBody => sampleOrder(company.company_id, id, extra);
 
     beforeAll(async () => {
       target = await setup();
