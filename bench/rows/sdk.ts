@@ -67,13 +67,13 @@ export const sdkLoopback: Bench = {
 export const sdkInProcess: Bench = {
   id: 'sdk.call.inprocess',
   async run() {
-    const stub = async (_req: Request) => new Response(BODY, { headers: { 'content-type': 'application/json' } });
+    const stub = async (_url: string, _init?: RequestInit) => new Response(BODY, { headers: { 'content-type': 'application/json' } });
     const client = createClient({ baseUrl: 'http://bench.invalid', token: 'bench', uuid: UUID, fetch: stub });
     const url = `http://bench.invalid/agency/getCampaign/${CAMPAIGN.id}?uuid=${UUID}`;
     const r = await sideBySide(
       9,
       () => perCall(10_000, () => client.campaigns.get(CAMPAIGN.id)),
-      () => perCall(10_000, async () => (await stub(new Request(url, { headers: { authorization: 'Bearer bench' } }))).json()),
+      () => perCall(10_000, async () => (await stub(url, { headers: { authorization: 'Bearer bench' } })).json()),
     );
     return row({
       id: 'sdk.call.inprocess',
@@ -106,8 +106,8 @@ export const sdkPrefetch: Bench = {
       created_at: '2026-01-05T08:00:00.000Z',
       updated_at: '2026-01-05T08:00:00.000Z',
     }));
-    const stub = async (req: Request) => {
-      const q = new URL(req.url).searchParams;
+    const stub = async (url: string) => {
+      const q = new URL(url).searchParams;
       const page = Number(q.get('page') ?? 1);
       const limit = Number(q.get('limit') ?? 10);
       const last = Math.ceil(TOTAL / limit);

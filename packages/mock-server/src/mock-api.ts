@@ -101,6 +101,24 @@ interface Generation {
 }
 
 /** Splits a base URL into its origin and its path prefix (no trailing slash). */
+/** `answer`, or a rejection with the signal's reason if `signal` aborts first. */
+function followSignal(answer: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 function parseBase(url: string) {
   const u = new URL(url);
   return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };
@@ -247,11 +265,13 @@ export function createMockApi(options: MockApiOptions = {}) {
     return new Response(JSON.stringify(body), { status, headers });
   }
 
+  /** Whether a request to `url` goes straight to the app: no data loading, no faults, no base URL path prefix, no control call. */
+  const straightToApp = (url: string) => !loading && faults.size === 0 && prefixed.length === 0 && !mayBeControl(url);
+
   /** Every request: waits for sample data, when some is loading. */
   function handle(request: Request): Promise<Response> {
     if (loading) return dataLoad.catch(() => {}).then(() => route(request));
-    // The common case, no faults and no base URL path prefix, goes to the app without a detour.
-    if (faults.size === 0 && prefixed.length === 0 && !mayBeControl(request.url)) {
+    if (straightToApp(request.url)) {
       try {
         return Promise.resolve(current.app.fetch(request));
       } catch (err) {
@@ -263,7 +283,17 @@ export function createMockApi(options: MockApiOptions = {}) {
 
   const fetch: MockFetch = (input, init) => {
     if (typeof input === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(input)) input = `${baseUrl}${input.startsWith('/') ? '' : '/'}${input}`;
-    return handle(input instanceof Request && init === undefined ? input : new Request(input, init));
+    if (input instanceof Request && init === undefined) return handle(input);
+    const signal = init?.signal;
+    // The app never reads a request's signal, and a Request that follows one costs undici more than the
+    // app's own work. So a request the app answers at once goes without it, and the answer follows the
+    // signal instead, rejecting with its reason as fetch does (the app finishes in the background, as a
+    // server does when its client hangs up). Faults' delays do follow the signal: those requests keep it.
+    if (signal && straightToApp(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)) {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      return followSignal(handle(new Request(input, { ...init, signal: null })), signal);
+    }
+    return handle(new Request(input, init));
   };
 
   /** The in-process endpoint, made on first use when the options asked for none. */

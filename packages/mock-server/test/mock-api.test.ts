@@ -1,6 +1,6 @@
 /** The in-process mock through `mock.fetch`: the ready company, seeds, reset, state and sample data. */
 import { createManualClock, createTokenService, hashToken } from '@engagekit/reference-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex, signCompanyToken } from '../src/internal/token.ts';
 import { DEFAULT_COMPANY, MockDataError, setupMockApi } from '../src/node.ts';
 import { campaignBody, orderBody } from './helpers.ts';
@@ -232,6 +232,29 @@ describe('limits and targets', () => {
     expect(full.status).toBe(200);
     const bare = await mock.fetch(`/api/order/addOrder`, { method: 'POST', headers, body: JSON.stringify(orderBody(mock.company.company_id, 'P-1')) });
     expect(bare.status).toBe(201);
+  });
+
+  it('follows the signal of an init as fetch does: rejecting with its reason, sending nothing once aborted', async () => {
+    const mock = mockWith();
+    const headers = { authorization: `Bearer ${mock.company.token}`, 'content-type': 'application/json' };
+    const post = (signal: AbortSignal, name = 'signalled') =>
+      mock.fetch(`/agency/createCampaign?uuid=${mock.company.uuid}`, { method: 'POST', headers, body: JSON.stringify(campaignBody(name)), signal });
+
+    const live = new AbortController();
+    const answered = await post(live.signal);
+    expect(answered.status).toBe(201);
+    live.abort();
+    expect(((await answered.json()) as { data: { name: string } }).data.name).toBe('signalled');
+
+    const late = new AbortController();
+    const pending = post(late.signal, 'aborted in flight');
+    const reason = new Error('caller gave up');
+    late.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+
+    await expect(post(AbortSignal.abort(), 'never sent')).rejects.toMatchObject({ name: 'AbortError' });
+    // The first call, and the one aborted while the app served it: as a server does after its client hangs up, the mock finishes it.
+    await vi.waitFor(async () => expect((await mock.state()).campaigns.map((c) => c.name)).toEqual(['signalled', 'aborted in flight']));
   });
 
   it('uses the clock it is given for what it writes', async () => {

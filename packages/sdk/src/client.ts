@@ -37,7 +37,7 @@ export interface ClientOptions {
   /** The company UUID, sent as the `uuid` query parameter of agency calls. */
   uuid: string;
   /**
-   * The fetch to send requests with (anything taking a `Request`): a mock's `fetch`, an instrumented one.
+   * The fetch to send requests with, called as `fetch(url, init)`: a mock's `fetch`, an instrumented one.
    * Defaults to `globalThis.fetch`, looked up at each call, so a fetch installed later (MSW) is used.
    */
   fetch?: FetchLike;
@@ -142,7 +142,7 @@ export function createClient(options: ClientOptions): EngageClient {
   );
   check(typeof options.token === 'string' && options.token.length > 0, 'token is required: the company token issued by the admin API');
   check(typeof options.uuid === 'string' && options.uuid.length > 0, 'uuid is required: the company UUID');
-  check(options.fetch === undefined || typeof options.fetch === 'function', 'fetch must be a function taking a Request');
+  check(options.fetch === undefined || typeof options.fetch === 'function', 'fetch must be a function called as fetch(url, init)');
   checkLimits('createClient', options);
 
   const headers = { ...options.headers, authorization: `Bearer ${options.token}` };

@@ -100,7 +100,7 @@ describe('the built package', () => {
     const script = `
       const { createClient } = await import('@engagekit/sdk');
       const client = createClient({ baseUrl: 'http://api.test', token: 't', uuid: 'u', maxRetries: 0 });
-      globalThis.fetch = async (req) => new Response(JSON.stringify({ success: true, message: 'ok', data: { seen: new URL(req.url).pathname } }),
+      globalThis.fetch = async (url) => new Response(JSON.stringify({ success: true, message: 'ok', data: { seen: new URL(url).pathname } }),
         { status: 200, headers: { 'x-request-id': 'req_late' } });
       const r = await client.reports.get().withResponse();
       console.log(JSON.stringify({ data: r.data, requestId: r.requestId }));`;

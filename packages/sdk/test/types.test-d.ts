@@ -45,6 +45,9 @@ describe('createClient', () => {
       timeout: 10_000,
       validateResponse,
     });
+    createClient({ baseUrl: 'x', token: 't', uuid: 'u', fetch: (url, init) => Promise.resolve(new Response(`${init.method} ${url}`)) });
+    createClient({ baseUrl: 'x', token: 't', uuid: 'u', fetch: (url: string, init?: RequestInit) => globalThis.fetch(url, init) });
+    // @ts-expect-error the SDK calls fetch(url, init), not fetch(request)
     createClient({ baseUrl: 'x', token: 't', uuid: 'u', fetch: (request: Request) => Promise.resolve(new Response(request.url)) });
     // @ts-expect-error token is required
     createClient({ baseUrl: 'https://api.example.com', uuid: 'u' });

@@ -6,8 +6,12 @@ import { APIConnectionError, APITimeoutError, APIUserAbortError, EngageError } f
 import { randomId } from './random-id.ts';
 import { isRetryableStatus, retryDelay } from './retry.ts';
 
-/** What the SDK calls to send a request: `globalThis.fetch`, or anything that takes a Request. */
-export type FetchLike = (request: Request) => Promise<Response>;
+/**
+ * What the SDK calls to send a request: `globalThis.fetch`, or anything called the way it is. The SDK
+ * always passes the absolute URL and an init with `method`, `headers`, `body` and `signal`, fresh for
+ * each attempt: a fetch may change them.
+ */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** How one call is sent. */
 export interface SendOptions {
@@ -204,7 +208,7 @@ export async function send(request: Request, options: SendOptions, deps: Transpo
     if (isWrite(method) && !headers.has('idempotency-key')) headers.set('idempotency-key', options.idempotencyKey ?? newIdempotencyKey());
     const { response } = await retrying(
       async (signal) => {
-        const res = await options.fetch(new Request(url, { method, headers, body, signal, redirect: request.redirect }));
+        const res = await options.fetch(url, { method, headers: new Headers(headers), body, signal, redirect: request.redirect });
         const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
         return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
       },

@@ -25,7 +25,8 @@ export function apiError(status: number, code: string, message: string, extra: R
  */
 export function fakeFetch(handler: (req: SeenRequest, n: number) => Response | Promise<Response>) {
   const calls: SeenRequest[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const request = new Request(url, init);
     // Recorded before any await, so a request counts from the moment it is sent.
     const seen = { method: request.method, url: new URL(request.url), headers: request.headers, body: '', signal: request.signal };
     calls.push(seen);
@@ -39,10 +40,10 @@ export function fakeFetch(handler: (req: SeenRequest, n: number) => Response | P
 /** A fetch that answers only when its request is aborted: then it rejects the way fetch does. */
 export function hangingFetch() {
   let count = 0;
-  const fetch = (request: Request): Promise<Response> => {
+  const fetch = (_url: string, init: RequestInit): Promise<Response> => {
     count++;
     return new Promise((_, reject) => {
-      request.signal.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), { once: true });
+      init.signal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')), { once: true });
     });
   };
   return { fetch, count: () => count };

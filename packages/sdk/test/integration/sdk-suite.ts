@@ -82,14 +82,12 @@ export function describeSdkIntegration(name: string, setup: () => Promise<SdkTar
     const suffix = Math.random().toString(36).slice(2, 8).toUpperCase();
 
     const admin = async (method: string, path: string, body?: unknown) => {
-      const f = target.fetch ?? ((r: Request) => globalThis.fetch(r));
-      const res = await f(
-        new Request(`${target.baseUrl}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${target.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
+      const f: FetchLike = target.fetch ?? ((url, init) => globalThis.fetch(url, init));
+      const res = await f(`${target.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${target.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const json = (await res.json()) as { data: Record<string, unknown> };
       if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
       return json.data;
@@ -229,11 +227,11 @@ export function describeSdkIntegration(name: string, setup: () => Promise<SdkTar
     describe('plumbing', () => {
       it('sends one Idempotency-Key on writes and none on reads', async () => {
         const seen: Request[] = [];
-        const base = target.fetch ?? ((r: Request) => globalThis.fetch(r));
+        const base: FetchLike = target.fetch ?? ((url, init) => globalThis.fetch(url, init));
         const spying = clientFor(company, {
-          fetch: (r) => {
-            seen.push(r.clone());
-            return base(r);
+          fetch: (url, init) => {
+            seen.push(new Request(url, init));
+            return base(url, init);
           },
         });
         await spying.campaigns.create(campaign(`idem-${suffix}`));
