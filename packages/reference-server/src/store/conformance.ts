@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
-import { type Store, StoreConflictError } from './types.ts';
+import { type CampaignRecord, type Store, StoreConflictError } from './types.ts';
 
 /** Options of the conformance suite. */
 export interface StoreConformanceOptions {
@@ -126,6 +126,31 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().getCampaign(a.uuid, created[1]?.id ?? '')).toEqual({ ...campaign(a.uuid, 'two', now), seq: 2 });
         expect(await store().getCampaign(b.uuid, created[1]?.id ?? '')).toBeNull();
         expect(await store().getCampaign(a.uuid, 'cmp_unknown')).toBeNull();
+      });
+
+      it('answers many reads at once as it answers them one at a time (the PostgreSQL store batches them)', async () => {
+        const a = await seedCompany(store(), 1);
+        const b = await seedCompany(store(), 2);
+        const now = writer().ctx.now;
+        const ids: string[] = [];
+        for (const name of ['one', 'two', 'three']) ids.push((await store().createCampaign(campaign(a.uuid, name, now, { id: `cmp_${name}` }))).id);
+        await store().createCampaign(campaign(b.uuid, 'four', now, { id: 'cmp_four' }));
+        // Duplicates, a miss, and another company's campaign asked for under the wrong company.
+        const keys = range(60).map((i) =>
+          i % 7 === 5 ? [a.uuid, 'cmp_unknown'] : i % 7 === 6 ? [a.uuid, 'cmp_four'] : i % 11 === 0 ? [b.uuid, 'cmp_four'] : [a.uuid, ids[i % 3] as string],
+        );
+        const alone = [];
+        for (const [uuid, id] of keys) alone.push(await store().getCampaign(uuid as string, id as string));
+        const together = await Promise.all(keys.map(([uuid, id]) => store().getCampaign(uuid as string, id as string)));
+        expect(together).toEqual(alone);
+        expect(together.filter((c) => c === null)).toHaveLength(alone.filter((c) => c === null).length);
+        expect(together.map((c) => c?.name ?? null)).toEqual(
+          keys.map(([uuid, id]) => (id === 'cmp_unknown' || (id === 'cmp_four' && uuid === a.uuid) ? null : (id as string).slice(4))),
+        );
+        // Every reader gets a record of its own.
+        const [first, second] = together.filter((c) => c?.id === 'cmp_one') as CampaignRecord[];
+        (first as { template_payload: { template_name: string } }).template_payload.template_name = 'changed';
+        expect((second as { template_payload: { template_name: string } }).template_payload.template_name).toBe('promo');
       });
 
       it('keeps timestamps as ISO-8601 UTC with milliseconds', async () => {

@@ -85,7 +85,7 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     };
   };
   return Object.assign(
-    createSqlStore(db, () => pool.end(), listen),
+    createSqlStore(db, () => pool.end(), { listen, batchReads: true }),
     { db, kind: 'postgres' as const },
   );
 }
