@@ -100,7 +100,6 @@ interface Generation {
   endpointMade: boolean;
 }
 
-/** Splits a base URL into its origin and its path prefix (no trailing slash). */
 /** `answer`, or a rejection with the signal's reason if `signal` aborts first. */
 function followSignal(answer: Promise<Response>, signal: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -119,6 +118,7 @@ function followSignal(answer: Promise<Response>, signal: AbortSignal): Promise<R
   });
 }
 
+/** Splits a base URL into its origin and its path prefix (no trailing slash). */
 function parseBase(url: string) {
   const u = new URL(url);
   return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };

@@ -161,6 +161,27 @@ describe('resource methods', () => {
     expect(conflict.calls).toHaveLength(1);
   });
 
+  it('call the fetch as fetch(url, init), with an init of its own for each attempt', async () => {
+    const seen: { url: string; headers: Record<string, string> }[] = [];
+    const fetch = async (url: string, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      seen.push({ url, headers: { ...headers } });
+      // A fetch may change what it is given: the retry still sends what the SDK meant to.
+      delete headers.authorization;
+      headers['idempotency-key'] = 'changed';
+      return seen.length === 1 ? apiError(503, 'x', 'later', {}, { 'retry-after': '0' }) : ok({ id: 'cmp_1' }, 201);
+    };
+    const c = createClient({ baseUrl: 'http://api.test', token: 'tok', uuid: UUID, fetch });
+    await c.campaigns.create(campaignBody);
+    await c.campaigns.create(campaignBody);
+    expect(seen.map((s) => s.url)).toEqual(Array(3).fill(`http://api.test/agency/createCampaign?uuid=${UUID}`));
+    expect(seen.map((s) => s.headers.authorization)).toEqual(['Bearer tok', 'Bearer tok', 'Bearer tok']);
+    const keys = seen.map((s) => s.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys).not.toContain('changed');
+  });
+
   it('take maxRetries from the client and from the call', async () => {
     const failing = () => apiError(500, 'internal_error', 'boom', {}, { 'retry-after': '0' });
     const a = client(failing, { maxRetries: 1 });

@@ -1,14 +1,4 @@
-/**
- * Point reads batched while the database is busy.
- *
- * A read starts its query at once while fewer than `concurrency` of the batcher's queries run. Past
- * that it waits, and when a query ends, the reads waiting then go together in the next query (up to
- * `maxBatch`). At low load nothing waits; under load, one query answers many reads, so the database
- * parses, plans and answers once for all of them.
- *
- * Every query starts after each read it answers was asked, never before: a read sees every write
- * committed before it was asked, as it would with a query of its own.
- */
+/** How `batchedRead` reads. */
 export interface BatchedReadOptions<K, V> {
   /** Queries of this batcher running at once; reads past that wait and are batched. */
   concurrency: number;
@@ -26,7 +16,17 @@ interface Waiting<K, V> {
   reject(error: unknown): void;
 }
 
-/** A read function that batches as `BatchedReadOptions` says. */
+/**
+ * A point read, batched while the database is busy.
+ *
+ * A read starts its query at once while fewer than `concurrency` of the batcher's queries run. Past
+ * that it waits, and when a query ends, the reads waiting then go together in the next query (up to
+ * `maxBatch`). At low load nothing waits; under load, one query answers many reads, so the database
+ * parses, plans and answers once for all of them.
+ *
+ * Every query starts after each read it answers was asked, never before: a read sees every write
+ * committed before it was asked, as it would with a query of its own.
+ */
 export function batchedRead<K, V>(options: BatchedReadOptions<K, V>): (key: K) => Promise<V | null> {
   let running = 0;
   const waiting: Waiting<K, V>[] = [];
