@@ -268,17 +268,19 @@ export function createMockApi(options: MockApiOptions = {}) {
   /** Whether a request to `url` goes straight to the app: no data loading, no faults, no base URL path prefix, no control call. */
   const straightToApp = (url: string) => !loading && faults.size === 0 && prefixed.length === 0 && !mayBeControl(url);
 
+  /** The app's answer to `request`, a synchronous throw turned into a rejection. */
+  function toApp(request: Request): Promise<Response> {
+    try {
+      return Promise.resolve(current.app.fetch(request));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   /** Every request: waits for sample data, when some is loading. */
   function handle(request: Request): Promise<Response> {
     if (loading) return dataLoad.catch(() => {}).then(() => route(request));
-    if (straightToApp(request.url)) {
-      try {
-        return Promise.resolve(current.app.fetch(request));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    }
-    return route(request);
+    return straightToApp(request.url) ? toApp(request) : route(request);
   }
 
   const fetch: MockFetch = (input, init) => {
@@ -291,7 +293,7 @@ export function createMockApi(options: MockApiOptions = {}) {
     // server does when its client hangs up). Faults' delays do follow the signal: those requests keep it.
     if (signal && straightToApp(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)) {
       if (signal.aborted) return Promise.reject(signal.reason);
-      return followSignal(handle(new Request(input, { ...init, signal: null })), signal);
+      return followSignal(toApp(new Request(input, { ...init, signal: null })), signal);
     }
     return handle(new Request(input, init));
   };
