@@ -20,6 +20,8 @@ describe('the settings page in Chromium', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let token = '';
   let uuid = '';
+  // The page marks itself aria-busy while a task (a save and the refresh after it) is under way.
+  const settled = () => page.waitForSelector('body[aria-busy=false]', { state: 'attached' });
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -59,6 +61,7 @@ describe('the settings page in Chromium', () => {
     await page.fill('#create input[name=description]', 'warehouse');
     await page.check('#create input[value="order.created"]');
     await page.click('#create button[type=submit]');
+    await settled();
     await page.waitForSelector('#detail:not([hidden]) #secret');
     const api = await (await fetch(`${server.url}/api/v2/companies/${uuid}/webhooks`, { headers: { authorization: `Bearer ${token}` } })).json();
     const endpoint = api.data[0];
@@ -87,6 +90,7 @@ describe('the settings page in Chromium', () => {
         { timeout: 10_000 },
       )
       .toContain('succeeded');
+    await settled();
 
     // Redeliver: the same event id again.
     await page.click('#deliveries button[data-action=redeliver]');
@@ -94,12 +98,14 @@ describe('the settings page in Chromium', () => {
     expect(receiver.received[1]?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
     // The page re-renders the endpoint with both deliveries in its log before anything else is edited.
     await expect.poll(() => page.locator('#deliveries tbody tr[data-delivery]').count()).toBe(2);
+    await settled();
 
     // Edit: subscribe to both events and disable.
     await page.check('#edit input[value="order.updated"]');
     await page.uncheck('#edit input[name=enabled]');
     await page.click('#edit button[type=submit]');
-    await expect.poll(() => page.textContent('#notice')).toBe('Saved.');
+    await settled();
+    expect(await page.textContent('#notice')).toBe('Saved.');
     const edited = await (
       await fetch(`${server.url}/api/v2/companies/${uuid}/webhooks/${endpoint.id}`, { headers: { authorization: `Bearer ${token}` } })
     ).json();
@@ -111,7 +117,9 @@ describe('the settings page in Chromium', () => {
 
     // Delete.
     await page.click('button[data-action=delete]');
-    await expect.poll(() => page.textContent('#endpoints tbody')).toContain('No endpoints yet.');
+    await settled();
+    expect(await page.textContent('#endpoints tbody')).toContain('No endpoints yet.');
+    expect(await page.isVisible('#detail')).toBe(false);
     const after = await (await fetch(`${server.url}/api/v2/companies/${uuid}/webhooks`, { headers: { authorization: `Bearer ${token}` } })).json();
     expect(after.data).toEqual([]);
   }, 60_000);

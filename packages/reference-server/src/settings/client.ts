@@ -205,8 +205,18 @@ export function settingsClient(): void {
     );
   }
 
+  // While any task is under way the page says so (aria-busy), for assistive technology and for tests
+  // that must not read a table half way through its refresh.
+  let busy = 0;
   function run(task: () => Promise<unknown>) {
-    task().catch((e: Error) => notice(e.message));
+    busy += 1;
+    document.body.setAttribute('aria-busy', 'true');
+    task()
+      .catch((e: Error) => notice(e.message))
+      .finally(() => {
+        busy -= 1;
+        if (busy === 0) document.body.setAttribute('aria-busy', 'false');
+      });
   }
 
   document.addEventListener('click', (e) => {

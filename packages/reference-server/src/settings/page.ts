@@ -10,7 +10,7 @@ const HTML = `<!doctype html>
 <title>engagekit · Webhook settings</title>
 <link rel="stylesheet" href="/settings/app.css">
 </head>
-<body>
+<body aria-busy="false">
 <header><h1>engagekit <span>webhook settings</span></h1><p id="who" hidden></p></header>
 <main>
   <p id="notice" class="notice" role="status" hidden></p>
