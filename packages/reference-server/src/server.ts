@@ -73,10 +73,19 @@ export interface RunningServer {
  */
 export async function startServer(config: ServerConfig, logger: Logger, version: string): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
+  // Set once the server runs: how it stops when the embedded database fails for good.
+  let stopForFailure: (() => Promise<void>) | undefined;
   const store = await openSqlStore(
     config.DATABASE_URL
       ? { databaseUrl: config.DATABASE_URL, onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects') }
-      : { dataDir: join(dataDir, 'pglite') },
+      : {
+          dataDir: join(dataDir, 'pglite'),
+          onFailure: (err) => {
+            logger.error({ err }, 'the embedded database failed; stopping (exit code 1)');
+            process.exitCode = 1;
+            void stopForFailure?.();
+          },
+        },
   );
   const notices: string[] = [];
 
@@ -172,14 +181,16 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     notices.push(`${surface} API alone on ${only.url}`);
   }
   const servers = [main.server, ...extra.map((e) => e.server)];
-  return {
-    url: main.url,
-    notices,
-    async close() {
-      await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
-      await scheduler.stop();
-      await dispatcher.stop();
-      await store.close();
-    },
+  const close = async () => {
+    await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
+    await scheduler.stop();
+    await dispatcher.stop();
+    await store.close();
   };
+  stopForFailure = async () => {
+    // Nothing can be answered any more: end open connections rather than wait for them.
+    for (const server of servers) (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    await close();
+  };
+  return { url: main.url, notices, close };
 }

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type QueryOptions, types } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { Store } from '../types.ts';
 import type { Listen } from './dispatch.ts';
 import type { SqlDatabase } from './orders.ts';
-import { withPreparedReads } from './pglite-prepared.ts';
+import { PgliteThread } from './pglite-thread.ts';
 import { schema } from './schema.ts';
 import { createSqlStore } from './store.ts';
 
@@ -27,6 +27,11 @@ export interface SqlStoreOptions {
   memory?: boolean;
   /** Errors of idle pooled PostgreSQL connections (the pool drops them and reconnects); ignored when absent. */
   onPoolError?: (error: Error) => void;
+  /**
+   * Embedded PGlite: called once if its thread fails for good (e.g. its heap runs out under a huge
+   * result). Every later query fails; only reopening the store recovers.
+   */
+  onFailure?: (error: Error) => void;
 }
 
 /** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
@@ -46,7 +51,7 @@ const MIGRATION_LOCK = 7_263_541_905_112_002n;
  */
 export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onPoolError);
-  if (options.dataDir || options.memory) return openPglite(options.dataDir);
+  if (options.dataDir || options.memory) return openPglite(options.dataDir, options.onFailure);
   throw new Error('openSqlStore needs a databaseUrl (PostgreSQL), a dataDir (embedded PGlite) or memory: true.');
 }
 
@@ -85,55 +90,22 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     };
   };
   return Object.assign(
-    createSqlStore(db, () => pool.end(), { listen, batchReads: true }),
+    createSqlStore(db, () => pool.end(), { listen }),
     { db, kind: 'postgres' as const },
   );
 }
 
-/** The type OIDs drizzle keeps as text (dates, times, intervals and their arrays) rather than parse. */
-const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
-const asText = (value: string) => value;
-
-/**
- * Opens PGlite with drizzle's parsers installed once and reads prepared once (see pglite-prepared.ts).
- * Drizzle hands the same parsers to every query, which makes PGlite merge them into a copy of its
- * whole parser table each time; with them installed at start, a query passes only its row mode.
- */
-async function createPglite(dataDir: string | undefined): Promise<PGlite> {
-  const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
-  const client = await PGlite.create(dataDir, { parsers });
-  const query = withPreparedReads(client, client.query.bind(client));
-  // Query options without drizzle's parsers, by the options object drizzle passes (one per prepared query, reused).
-  const lean = new WeakMap<QueryOptions, QueryOptions>();
-  const withoutDrizzleParsers = (options: QueryOptions | undefined) => {
-    if (!options?.parsers) return options;
-    let stripped = lean.get(options);
-    if (!stripped) {
-      stripped = sameParsers(options.parsers) ? { ...options, parsers: undefined } : options;
-      lean.set(options, stripped);
-    }
-    return stripped;
-  };
-  client.query = ((sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, withoutDrizzleParsers(options))) as typeof client.query;
-  return client;
-}
-
-/** Whether `parsers` keeps exactly the text types as text, as drizzle's do. */
-function sameParsers(parsers: Record<number, (value: string, typeId: number) => unknown>): boolean {
-  const oids = Object.keys(parsers);
-  return oids.length === TEXT_TYPES.length && TEXT_TYPES.every((oid) => parsers[oid]?.('x', oid) === 'x');
-}
-
-async function openPglite(dataDir: string | undefined): Promise<SqlStore> {
+async function openPglite(dataDir: string | undefined, onFailure: ((error: Error) => void) | undefined): Promise<SqlStore> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
     // PGlite.create(dir) needs the parent directory to exist.
     await mkdir(dirname(dir), { recursive: true });
   }
-  const client = await createPglite(dir);
+  const client = await PgliteThread.open(dir, { onFailure });
   try {
-    const database = drizzlePglite(client, { schema });
+    // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread offers.
+    const database = drizzlePglite(client as unknown as PGlite, { schema });
     await migratePglite(database, { migrationsFolder });
     const db: SqlDatabase = database;
     return Object.assign(

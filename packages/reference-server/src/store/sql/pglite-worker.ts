@@ -1,0 +1,118 @@
+/**
+ * The database thread: PGlite runs here, so that PostgreSQL's own work (WebAssembly, and PGlite's
+ * protocol code around it) has a core of its own while the main thread serves HTTP. `PgliteThread`
+ * (pglite-thread.ts) sends queries and transaction steps; each answer goes back under the id of the
+ * request it answers. PGlite's own locks keep queries outside a transaction waiting while one is open.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { createPglite } from './pglite-open.ts';
+import type { FromThread, ThreadError, ToThread } from './pglite-thread.ts';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.ts runs as a worker thread (see pglite-thread.ts)');
+
+/**
+ * An error as plain data: its name, message and every plain field PostgreSQL set (code, constraint,
+ * detail...). PGlite's file system throws objects that are not Errors (`ErrnoError { errno }`).
+ */
+function plainError(error: unknown): ThreadError {
+  if (error === null || typeof error !== 'object') return { name: 'Error', message: String(error), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields[key] = value;
+  }
+  const { name, message, errno } = error as { name?: unknown; message?: unknown; errno?: unknown };
+  const called = typeof name === 'string' ? name : 'Error';
+  const said = typeof message === 'string' && message ? message : `${called}${errno === undefined ? '' : ` (errno ${String(errno)})`}`;
+  return { name: called, message: said, fields };
+}
+
+const answer = (id: number, value: unknown) => port.postMessage({ id, ok: true, value } satisfies FromThread);
+const fail = (id: number, error: unknown) => port.postMessage({ id, ok: false, error: plainError(error) } satisfies FromThread);
+
+/** Thrown inside PGlite's transaction to make it roll back; never leaves this thread. */
+const ROLLBACK = Symbol('rollback');
+
+/** Open transactions, by the id of the request that began them. */
+const transactions = new Map<number, { tx: Transaction; end(endId: number, commit: boolean): void }>();
+
+/**
+ * Runs a PGlite transaction that stays open across messages: `begin` is answered once it holds
+ * PGlite's transaction lock; queries naming it run inside; `end` commits or rolls back and is
+ * answered when that is done.
+ */
+function begin(db: PGlite, id: number) {
+  let decide: (commit: boolean) => void = () => {};
+  const decided = new Promise<boolean>((resolve) => {
+    decide = resolve;
+  });
+  let endId: number | undefined;
+  db.transaction(async (tx) => {
+    transactions.set(id, {
+      tx,
+      end(requestId, commit) {
+        endId = requestId;
+        transactions.delete(id);
+        decide(commit);
+      },
+    });
+    answer(id, id);
+    if (!(await decided)) throw ROLLBACK;
+  }).then(
+    () => answer(endId as number, null),
+    (error: unknown) => {
+      transactions.delete(id);
+      if (endId === undefined) fail(id, error);
+      else if (error === ROLLBACK) answer(endId, null);
+      else fail(endId, error);
+    },
+  );
+}
+
+let client: PGlite | undefined;
+
+port.on('message', (message: ToThread) => {
+  const db = client;
+  if (!db) return fail(message.id, new Error('The database is closed'));
+  switch (message.op) {
+    case 'query': {
+      const target = message.tx === undefined ? db : transactions.get(message.tx)?.tx;
+      if (!target) return fail(message.id, new Error('The transaction is no longer open'));
+      target.query(message.sql, message.params, message.rowMode ? { rowMode: message.rowMode } : undefined).then(
+        (result) =>
+          answer(message.id, {
+            rows: result.rows,
+            fields: result.fields,
+            affectedRows: result.affectedRows,
+            rowCount: (result as { rowCount?: number }).rowCount,
+          }),
+        (error: unknown) => fail(message.id, error),
+      );
+      return;
+    }
+    case 'begin':
+      begin(db, message.id);
+      return;
+    case 'end': {
+      const open = transactions.get(message.tx);
+      if (!open) return fail(message.id, new Error('The transaction is no longer open'));
+      open.end(message.id, message.commit);
+      return;
+    }
+    case 'close':
+      client = undefined;
+      db.close().then(
+        () => answer(message.id, null),
+        (error: unknown) => fail(message.id, error),
+      );
+      return;
+  }
+});
+
+try {
+  client = await createPglite((workerData as { dataDir?: string } | null)?.dataDir);
+  answer(0, null);
+} catch (error) {
+  fail(0, error);
+}
