@@ -128,7 +128,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().getCampaign(a.uuid, 'cmp_unknown')).toBeNull();
       });
 
-      it('answers many reads at once as it answers them one at a time (the PostgreSQL store batches them)', async () => {
+      it('answers many reads at once as it answers them one at a time (the SQL stores batch them)', async () => {
         const a = await seedCompany(store(), 1);
         const b = await seedCompany(store(), 2);
         const now = writer().ctx.now;

@@ -48,11 +48,6 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
 export interface SqlStoreTuning {
   /** Where deliveries queued by other processes are announced (PostgreSQL's LISTEN). */
   listen?: Listen | undefined;
-  /**
-   * Batch concurrent point reads while the database is busy (PostgreSQL, where each query costs a
-   * round trip and the server's own work). PGlite answers in-process, one query at a time: no gain there.
-   */
-  batchReads?: boolean;
 }
 
 /**
@@ -73,28 +68,26 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, opti
     .from(campaigns)
     .where(and(eq(campaigns.company_uuid, sql.placeholder('companyUuid')), eq(campaigns.id, sql.placeholder('id'))))
     .prepare('engagekit_get_campaign');
-  // Campaign reads by many requests at once share queries while the database is busy (see batchedRead).
-  // Each key comes back as its own row, duplicates included, each caller getting a record of its own.
+  // Campaign reads by many requests at once share queries while the database is busy (see batchedRead):
+  // each query costs a round trip (to PostgreSQL over the network; to PGlite, a message to its thread)
+  // and the database's work per statement, which one query for many keys shares. Each key comes back
+  // as its own row, duplicates included, each caller getting a record of its own.
   const getCampaignsStatement = db
     .select({ ord: sql<number>`k.ord`.mapWith(Number), ...campaignColumns })
     .from(sql`unnest(${sql.placeholder('companyUuids')}::text[], ${sql.placeholder('ids')}::text[]) with ordinality as k(company_uuid, id, ord)`)
     .innerJoin(campaigns, and(eq(campaigns.company_uuid, sql`k.company_uuid`), eq(campaigns.id, sql`k.id`)))
     .prepare('engagekit_get_campaigns');
-  const readOneCampaign = async (key: { companyUuid: string; id: string }) =>
-    ((await getCampaignStatement.execute(key))[0] as CampaignRecord | undefined) ?? null;
-  const readCampaign = !options.batchReads
-    ? readOneCampaign
-    : batchedRead<{ companyUuid: string; id: string }, CampaignRecord>({
-        concurrency: 4,
-        maxBatch: 64,
-        one: readOneCampaign,
-        many: async (keys) => {
-          const rows = await getCampaignsStatement.execute({ companyUuids: keys.map((k) => k.companyUuid), ids: keys.map((k) => k.id) });
-          const found: (CampaignRecord | null)[] = keys.map(() => null);
-          for (const { ord, ...campaign } of rows) found[ord - 1] = campaign as CampaignRecord;
-          return found;
-        },
-      });
+  const readCampaign = batchedRead<{ companyUuid: string; id: string }, CampaignRecord>({
+    concurrency: 4,
+    maxBatch: 64,
+    one: async (key) => ((await getCampaignStatement.execute(key))[0] as CampaignRecord | undefined) ?? null,
+    many: async (keys) => {
+      const rows = await getCampaignsStatement.execute({ companyUuids: keys.map((k) => k.companyUuid), ids: keys.map((k) => k.id) });
+      const found: (CampaignRecord | null)[] = keys.map(() => null);
+      for (const { ord, ...campaign } of rows) found[ord - 1] = campaign as CampaignRecord;
+      return found;
+    },
+  });
   async function total(
     table: typeof companies | typeof campaigns | typeof customers | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
