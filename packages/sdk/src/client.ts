@@ -146,9 +146,10 @@ export function createClient(options: ClientOptions): EngageClient {
   checkLimits('createClient', options);
 
   const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
+  const orderBaseUrl = options.orderBaseUrl ?? options.baseUrl;
   const requester = createRequester({
     baseUrl: options.baseUrl,
-    orderBaseUrl: options.orderBaseUrl ?? options.baseUrl,
+    orderBaseUrl,
     headers,
     fetch: options.fetch,
     maxRetries: options.maxRetries ?? 2,
@@ -156,6 +157,6 @@ export function createClient(options: ClientOptions): EngageClient {
     validateResponse: options.validateResponse,
   });
   const make = (baseUrl: string) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch: requester.fetchFor(undefined) });
-  const api = { agency: make(options.baseUrl), orders: make(options.orderBaseUrl ?? options.baseUrl) };
+  const api = { agency: make(options.baseUrl), orders: make(orderBaseUrl) };
   return { ...createResources({ uuid: options.uuid, requester }), api };
 }
