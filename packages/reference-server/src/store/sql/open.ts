@@ -90,7 +90,7 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     };
   };
   return Object.assign(
-    createSqlStore(db, () => pool.end(), { listen }),
+    createSqlStore(db, () => pool.end(), listen),
     { db, kind: 'postgres' as const },
   );
 }

@@ -44,18 +44,11 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** How `createSqlStore` uses its database. */
-export interface SqlStoreTuning {
-  /** Where deliveries queued by other processes are announced (PostgreSQL's LISTEN). */
-  listen?: Listen | undefined;
-}
-
 /**
  * The `Store` over a drizzle database (PGlite or node-postgres, already migrated). `close` releases
  * the driver. Use `openSqlStore`, which opens, migrates and wires this up.
  */
-export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, options: SqlStoreTuning = {}): Store {
-  const { listen } = options;
+export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, listen?: Listen): Store {
   const dispatch = createSqlDispatch(db, listen);
   // The hottest reads, as prepared statements: planned once per connection, built once here.
   const getCompanyStatement = db
