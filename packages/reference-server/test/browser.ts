@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { chromiumPath } from '../../../scripts/chromium.mjs';
 
-/** Debian's Chromium, which .ci/run installs (`apt-get install -y chromium`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Headless Chromium as these machines allow it (root, no network beyond loopback); playwright gives it a fresh profile. */
+/**
+ * Headless Chromium as these machines allow it (root, no network beyond loopback); playwright gives it
+ * a fresh profile. Without a Chromium it fails with the one line `scripts/bootstrap.sh` prints.
+ */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     args: [
       '--headless',
       '--no-sandbox',

@@ -7,13 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageDir } from '../../../scripts/build/ensure-built.ts';
+import { launchChromium } from '../../reference-server/test/browser.ts';
 import { type ServerProcess, startServerProcess } from '../../reference-server/test/helpers.ts';
-import { DIST_DIR, SDK_DIR } from './ensure-built.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ADMIN_TOKEN = 'sdk-browser-admin-token-0123456789';
+const SDK_DIR = packageDir('sdk');
+const DIST_DIR = join(SDK_DIR, 'dist');
 const OPENAPI_FETCH_ESM = join(SDK_DIR, 'node_modules', 'openapi-fetch', 'dist', 'index.mjs');
 
 /** What the page does with the SDK; it leaves its findings in `window.__result`. Plain JS, run by the browser. */
@@ -93,7 +95,6 @@ describe('the SDK in headless Chromium', () => {
   let company: { uuid: string; token: string };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
     api = await startServerProcess({ ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE: '1' });
     const admin = (path: string, body: unknown) =>
       fetch(api.url + path, {
@@ -107,18 +108,7 @@ describe('the SDK in headless Chromium', () => {
     const token = await admin(`/api/v2/companies/${created.uuid}/tokens`, {});
     company = { uuid: String(created.uuid), token: String(token.token) };
     origin = await startOrigin(api.url);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
