@@ -30,6 +30,8 @@ if (command.kind === 'init') {
 }
 
 let close: () => Promise<void>;
+/** What to print once SIGTERM is handled: the notices, then the ready line. */
+let ready: string[];
 let stopping = false;
 if (command.engine === 'prism') {
   const prismBin = findPrism();
@@ -38,8 +40,10 @@ if (command.engine === 'prism') {
     process.exit(2);
   }
   const prism = await startPrism({ prismBin, port: command.port, host: command.host, seed: command.seed });
-  console.log('Prism answers with the examples of openapi.yaml: no state, no control endpoints, any bearer token is accepted.');
-  console.log(`engagekit mock (prism engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${prism.url}`);
+  ready = [
+    'Prism answers with the examples of openapi.yaml: no state, no control endpoints, any bearer token is accepted.',
+    `engagekit mock (prism engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${prism.url}`,
+  ];
   close = prism.close;
   void prism.exited.then((code) => {
     if (stopping) return;
@@ -50,8 +54,7 @@ if (command.engine === 'prism') {
   // Loaded only here: the app and its contract are what make the other commands slow to start.
   const { serveMemoryMock } = await import('./cli/http-mode.ts');
   const running = await serveMemoryMock(command);
-  for (const line of running.notices) console.log(line);
-  console.log(`engagekit mock (memory engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${running.url}`);
+  ready = [...running.notices, `engagekit mock (memory engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${running.url}`];
   close = running.close;
 }
 
@@ -65,3 +68,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.exit(0);
   });
 }
+
+// Only now, with SIGTERM handled: a test that stops the mock as soon as it reads the ready line gets exit code 0.
+for (const line of ready) console.log(line);

@@ -1,7 +1,8 @@
+#!/usr/bin/env node
 /**
- * `pnpm start`: the reference server. Reads the environment once (config.ts), migrates the
- * database, prints the admin token and the demo company, and serves until SIGTERM or SIGINT,
- * when it drains in-flight requests and exits 0.
+ * `engagekit-server` (`npx @engagekit/reference-server`; `pnpm start` in the repository): the reference
+ * server. Reads the environment once (config.ts), migrates the database, prints the admin token and the
+ * demo company, and serves until SIGTERM or SIGINT, when it drains in-flight requests and exits 0.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,11 +25,6 @@ const logger = pino({ level: config.LOG_LEVEL, base: { service: 'engagekit-refer
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 const server = await startServer(config, logger, version);
 
-for (const line of server.notices) console.log(line);
-console.log(
-  `engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`,
-);
-
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
@@ -44,3 +40,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.exit(0);
   });
 }
+
+// Only now, with SIGTERM handled: a supervisor that stops the server as soon as it reads the ready line
+// gets a drain and exit code 0.
+for (const line of server.notices) console.log(line);
+console.log(
+  `engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`,
+);
