@@ -7,7 +7,7 @@ import { type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
 const DOCUMENT = new URL('../../packages/contract/openapi.yaml', import.meta.url).pathname;
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
 // The bin users run (the bundled CLI once built, as `pnpm build` does).
-const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.mjs', import.meta.url).pathname;
+const MOCK_CLI = new URL('../../packages/mock-server/dist/cli.js', import.meta.url).pathname;
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
 async function spawnUntilHealthy(command: string, args: string[], port: number): Promise<{ child: ChildProcess; ms: number }> {

@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'partner-tests',
     include: ['test/**/*.test.ts'],
-    // Only because this example lives beside the SDK's sources: build it when stale. A partner installs it from npm.
-    globalSetup: ['test/build-sdk.ts'],
+    // Only because this example lives beside the packages' sources: build them when stale. A partner installs them from npm.
+    globalSetup: ['../../scripts/build/ensure-built.ts'],
   },
 });

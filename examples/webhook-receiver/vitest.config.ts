@@ -6,7 +6,7 @@ export default defineProject({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Only because this example lives beside the SDK's sources: build it when stale.
-    globalSetup: ['test/build-sdk.ts'],
+    // Only because this example lives beside the packages' sources: build them when stale.
+    globalSetup: ['../../scripts/build/ensure-built.ts'],
   },
 });

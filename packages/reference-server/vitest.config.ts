@@ -6,6 +6,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/build-sdk.ts'],
+    // The contract, and the SDK the webhook tests verify deliveries with, resolve to their builds.
+    globalSetup: ['../../scripts/build/ensure-built.ts'],
   },
 });

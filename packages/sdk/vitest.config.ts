@@ -4,8 +4,8 @@ export default defineProject({
   test: {
     name: 'sdk',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The built package is what the smoke, size, browser and package-lint tests check: build it when stale.
-    globalSetup: ['test/global-setup.ts'],
+    // The built package is what the smoke, size and browser tests check: build it when stale.
+    globalSetup: ['../../scripts/build/ensure-built.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json', ignoreSourceErrors: true },

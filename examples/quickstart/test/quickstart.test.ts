@@ -6,7 +6,6 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess } from '../../../packages/reference-server/test/helpers.ts';
-import { ensureBuilt } from '../../../packages/sdk/test/ensure-built.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const ADMIN_TOKEN = 'quickstart-admin-token-0123456789';
@@ -28,8 +27,6 @@ describe('examples/quickstart', () => {
   let token: string;
 
   beforeAll(async () => {
-    // The example imports @engagekit/sdk as an integrator does: the built package.
-    await ensureBuilt();
     server = await startServerProcess({ ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' });
     const res = await fetch(`${server.url}/api/v2/companies/${DEMO_UUID}/tokens`, {
       method: 'POST',

@@ -140,7 +140,7 @@ function webhookOperation(type: string, schema: z.ZodType, description: string):
 }
 
 /** Builds the OpenAPI 3.1 document from the operation table. */
-export function createOpenApiDocument() {
+export function createOpenApiDocument(): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of Object.values(operations) as OperationSpec[]) {
     paths[op.path] ??= { servers: serverFor[op.surface] };

@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CreateCampaignBody } from '@engagekit/contract';
 
-/** packages/mock-server/src/cli.ts, the `engagekit-mock` bin. */
-export const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
+/** packages/mock-server/dist/cli.js, the `engagekit-mock` command as the package ships it (the tests' global setup builds it). */
+export const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 /** packages/mock-server */
 export const PACKAGE_DIR = new URL('..', import.meta.url).pathname;
 
@@ -67,7 +67,7 @@ export async function startProcess(command: string, args: string[], opts: { env?
   return proc;
 }
 
-/** `node src/cli.ts ...args` on a free port unless `--port` is given. */
+/** `node dist/cli.js ...args` on a free port unless `--port` is given. */
 export function startMockProcess(args: string[] = [], env: Record<string, string> = {}) {
   return startProcess(process.execPath, [CLI, ...(args.includes('--port') ? [] : ['--port', '0']), ...args], { env });
 }

@@ -1,5 +1,5 @@
 /**
- * End to end: the real server process (`node src/main.ts`) over HTTP on loopback, on PGlite and on
+ * End to end: the real server process (`engagekit-server`, dist/cli.js) over HTTP on loopback, on PGlite and on
  * PostgreSQL (when DATABASE_URL is set), driven by the API conformance suite.
  */
 import { afterAll, describe, expect, it } from 'vitest';

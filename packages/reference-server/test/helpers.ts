@@ -27,7 +27,8 @@ export async function freshDatabase(label: string): Promise<{ url: string; drop(
   };
 }
 
-export const SERVER_MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+/** dist/cli.js, the `engagekit-server` command as the package ships it (the tests' global setup builds it). */
+export const SERVER_MAIN = new URL('../dist/cli.js', import.meta.url).pathname;
 
 /** A reference server process started for a test. */
 export interface ServerProcess {
@@ -37,7 +38,7 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node src/main.ts` on a free port and waits for its ready line. */
+/** Starts `node dist/cli.js` on a free port and waits for its ready line. */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-e2e-'));
   const child = spawn(process.execPath, [SERVER_MAIN], {

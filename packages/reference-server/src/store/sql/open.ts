@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -14,8 +15,19 @@ import { PgliteThread } from './pglite-thread.ts';
 import { schema } from './schema.ts';
 import { createSqlStore } from './store.ts';
 
-/** Where the committed drizzle-kit migrations live (`packages/reference-server/drizzle`). */
-export const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+/**
+ * The package directory above `from` that holds the drizzle-kit migrations: this module runs from
+ * src/store/sql in the repository and from dist (one bundled file or a chunk) once built.
+ */
+export function findMigrationsFolder(from: string): string {
+  for (let dir = dirname(from); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) return join(dir, 'drizzle');
+  }
+  throw new Error(`No drizzle/meta/_journal.json above ${from}: the package's migrations are missing.`);
+}
+
+/** Where the committed drizzle-kit migrations live (`drizzle/` in the package, shipped with it). */
+export const migrationsFolder = findMigrationsFolder(fileURLToPath(import.meta.url));
 
 /** How to reach the database. Exactly one of `databaseUrl`, `dataDir` or `memory` decides; that is also the order of precedence. */
 export interface SqlStoreOptions {

@@ -48,7 +48,8 @@ interface Pending {
   reject(error: Error): void;
 }
 
-const WORKER = new URL('./pglite-worker.ts', import.meta.url);
+/** The worker's script beside this module: `.ts` in the repository; once built, dist's ESM `.js` (for the CommonJS build too). */
+const WORKER = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
 function toError({ name, message, fields }: ThreadError): Error {
   const error = Object.assign(new Error(message), fields);

@@ -1,0 +1,171 @@
+/**
+ * The one build of every published package: ESM and CommonJS from the same entries, with `.d.ts` and
+ * `.d.cts` beside them. Each package's tsup.config.ts calls `libraryBuild` with its entries.
+ *
+ * Dependencies stay external in the ESM build. The CommonJS build bundles every dependency that ships
+ * only ESM (jose, msw, ...): Jest's `require` cannot load an ES module, so a CommonJS entry that
+ * required one would fail in a partner's Jest suite.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Options } from 'tsup';
+
+/** What a package builds. */
+export interface LibraryBuildOptions {
+  /** The package directory (where package.json is). */
+  dir: string;
+  /** Entry name -> source file, relative to `dir`. */
+  entry: Record<string, string>;
+  /** `neutral` for code that runs anywhere fetch does; `node` for Node-only code. Default `node`. */
+  platform?: 'node' | 'neutral';
+  /**
+   * Workspace packages bundled into this one instead of depended on: package name -> its source entry,
+   * relative to `dir`. The JavaScript comes from their builds; their declarations are inlined from
+   * their sources (a build's declarations import chunks of its own, which would not come along).
+   */
+  inline?: Record<string, string>;
+  /** Entries that are a worker thread's script: loaded by path, so built once, as ESM, without declarations. */
+  workers?: string[];
+  /**
+   * Left external in the CommonJS build although their package is bundled there: subpaths only a
+   * bundler resolves (a browser entry), which load ESM anyway.
+   */
+  cjsExternal?: string[];
+  /**
+   * Files a dependency bundled into the CommonJS build reads beside its own module at run time, copied
+   * to the same place beside the bundle: `via` is the chain of packages that leads to it from this one.
+   */
+  cjsAssets?: { via: string[]; file: string; to: string }[];
+}
+
+interface PackageJson {
+  type?: string;
+  main?: string;
+  exports?: unknown;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+
+/** Whether an installed package offers nothing to `require`: type module and no `require` condition or `.cjs` main. */
+export function isEsmOnly(pkg: PackageJson): boolean {
+  if (pkg.type !== 'module') return false;
+  if (JSON.stringify(pkg.exports ?? {}).includes('"require"')) return false;
+  return !pkg.main?.endsWith('.cjs');
+}
+
+/** The installed package.json of `name`, a dependency of the package at `dir`. */
+function dependencyManifest(dir: string, name: string): PackageJson {
+  // Not require.resolve: a package need not export its package.json. Look in node_modules, as Node does.
+  for (let at = dir; ; at = dirname(at)) {
+    const file = join(at, 'node_modules', name, 'package.json');
+    if (existsSync(file)) return readJson(file);
+    if (at === dirname(at)) throw new Error(`${name}, a dependency of ${dir}, is not installed: run pnpm install.`);
+  }
+}
+
+/** The real directory of the package `chain` leads to: each a dependency of the one before, the first of `dir`'s. */
+function packageDirVia(dir: string, chain: string[]): string {
+  let at = dir;
+  for (const name of chain) {
+    for (let up = at; ; up = dirname(up)) {
+      const candidate = join(up, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json'))) {
+        at = realpathSync(candidate);
+        break;
+      }
+      if (up === dirname(up)) throw new Error(`${name} (via ${chain.join(' -> ')}) is not installed under ${dir}: run pnpm install.`);
+    }
+  }
+  return at;
+}
+
+/** The dependencies of the package at `dir` that ship only ESM, as installed there. */
+export function esmOnlyDependencies(dir: string): string[] {
+  const own = readJson(join(dir, 'package.json'));
+  return Object.keys({ ...own.dependencies, ...own.peerDependencies }).filter((name) => isEsmOnly(dependencyManifest(dir, name)));
+}
+
+/** The tsup configurations (ESM, then CommonJS) of a package. */
+export function libraryBuild(options: LibraryBuildOptions): Options[] {
+  const inline = Object.keys(options.inline ?? {});
+  const paths = Object.fromEntries(Object.entries(options.inline ?? {}).map(([name, source]) => [name, [source]]));
+  const esmOnly = esmOnlyDependencies(options.dir);
+  const modules = Object.fromEntries(Object.entries(options.entry).filter(([name]) => !options.workers?.includes(name)));
+  const common: Options = {
+    entry: options.entry,
+    outDir: 'dist',
+    platform: options.platform ?? 'node',
+    target: options.platform === 'neutral' ? 'es2022' : 'node22',
+    sourcemap: true,
+    // The build script empties dist first: the two formats build side by side.
+    clean: false,
+    splitting: true,
+    removeNodeProtocol: false,
+    dts: { entry: modules, resolve: inline, compilerOptions: { paths } },
+  };
+  return [
+    { ...common, name: 'esm', format: 'esm', noExternal: inline },
+    {
+      ...common,
+      name: 'cjs',
+      format: 'cjs',
+      entry: modules,
+      // tsup splits CommonJS by running its ESM chunks through sucrase, which breaks some compiled
+      // dependency code (jose's errors: `super(m), this.name = ...` becomes a syntax error). So an
+      // entry that bundles dependencies is built whole; its classes are then its own.
+      splitting: esmOnly.length === 0,
+      // Maps of bundled dependencies would be most of the package's size; the ESM build maps this package's own code.
+      sourcemap: esmOnly.length === 0,
+      // import.meta.url, in the CommonJS build, from the file's own path.
+      shims: true,
+      noExternal: [...inline, ...esmOnly],
+      // Applied by esbuild's own resolution, which the bundled packages' subpaths reach.
+      esbuildOptions(o) {
+        o.external = [...(o.external ?? []), ...(options.cjsExternal ?? [])];
+      },
+      async onSuccess() {
+        for (const asset of options.cjsAssets ?? []) {
+          const to = join(options.dir, 'dist', asset.to);
+          mkdirSync(dirname(to), { recursive: true });
+          copyFileSync(join(packageDirVia(options.dir, asset.via), asset.file), to);
+        }
+      },
+    },
+  ];
+}
+
+/** What a package's command builds into. */
+export interface BinBuildOptions {
+  /** The package directory (where package.json is). */
+  dir: string;
+  /** The command's source, relative to `dir`; it starts with a `#!/usr/bin/env node` line. It builds to dist/cli.js. */
+  entry: string;
+  /** Dependencies left to node_modules: those that load files of their own (WebAssembly, workers, assets). */
+  external?: string[];
+}
+
+/**
+ * A command as one ESM file, its dependencies bundled in, so it starts without resolving and loading
+ * hundreds of modules. Bundled CommonJS dependencies get a `require` of their own.
+ */
+export function binBuild(options: BinBuildOptions): Options {
+  const own = readJson(join(options.dir, 'package.json'));
+  const external = options.external ?? [];
+  return {
+    name: 'bin',
+    entry: { cli: options.entry },
+    outDir: 'dist',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    clean: false,
+    splitting: false,
+    removeNodeProtocol: false,
+    external,
+    noExternal: Object.keys({ ...own.dependencies, ...own.devDependencies }).filter((name) => !external.includes(name)),
+    banner: { js: "import { createRequire as __engagekitRequire } from 'node:module'; const require = __engagekitRequire(import.meta.url);" },
+  };
+}
