@@ -1,0 +1,164 @@
+/**
+ * `pnpm lint:packages`: lints each published package as it would be published (run after the build).
+ *
+ * - publint (`--strict`): exports, files and formats;
+ * - arethetypeswrong on the packed tarball: types resolve under node10, node16 (CJS and ESM) and bundlers;
+ * - its imports: every package the built JavaScript imports is a dependency (or peer) of the package,
+ *   and no CommonJS file requires a package that ships only ESM (Jest's `require` cannot load one).
+ *
+ * Exits 1 naming each problem.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { PACKAGES, type PackageName, packageDir, ROOT } from '../build/ensure-built.ts';
+import { packAll } from './pack.ts';
+
+/** Entry points arethetypeswrong cannot judge: files that are not JavaScript. */
+const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = { contract: ['./openapi.yaml'] };
+
+/** Entry points for browsers only, which Node cannot load (msw/browser is not for Node); a browser test loads them. */
+const BROWSER_ONLY: Partial<Record<PackageName, string[]>> = { 'mock-server': ['./browser'] };
+
+const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+
+/** The package a bare specifier names: `@scope/name/sub` -> `@scope/name`. */
+export function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/** The bare specifiers the built files import, and those a file `require`s (with that file), read by esbuild. */
+async function importsOf(dir: string): Promise<{ imported: Set<string>; required: Map<string, string> }> {
+  const dist = join(dir, 'dist');
+  const files = readdirSync(dist).filter((f) => /\.c?js$/.test(f));
+  const result = await build({
+    // Distinct output names: index.js and index.cjs would both become index.js.
+    entryPoints: files.map((f) => ({ in: join(dist, f), out: f.replace(/\./g, '_') })),
+    bundle: true,
+    write: false,
+    metafile: true,
+    outdir: join(dist, '.lint'),
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  const imported = new Set<string>();
+  const required = new Map<string, string>();
+  for (const [file, input] of Object.entries(result.metafile.inputs)) {
+    for (const record of input.imports) {
+      if (!record.external || isBuiltin(record.path)) continue;
+      imported.add(record.path);
+      if (record.kind === 'require-call') required.set(record.path, file);
+    }
+  }
+  return { imported, required };
+}
+
+/** Whether Node loads `file` as an ES module: `.mjs`, or `.js` under a package.json of type module. */
+function isEsmFile(file: string): boolean {
+  if (file.endsWith('.mjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: string }).type === 'module';
+  }
+  return false;
+}
+
+/** The problems with what the package at `dir` imports, as sentences. */
+export async function dependencyProblems(name: PackageName): Promise<string[]> {
+  const dir = packageDir(name);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; peerDependencies?: object };
+  const declared = new Set(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }));
+  const { imported, required } = await importsOf(dir);
+  const problems: string[] = [];
+  for (const dep of imported) {
+    if (!declared.has(packageOf(dep))) problems.push(`its build imports ${dep}, which is not among its dependencies`);
+  }
+  for (const [specifier, file] of required) {
+    let target: string;
+    try {
+      target = createRequire(join(ROOT, file)).resolve(specifier);
+    } catch (e) {
+      // A subpath Node may not load at all (msw/browser under the node condition) is a bundler's affair.
+      if ((e as { code?: string }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') continue;
+      throw e;
+    }
+    if (isEsmFile(target)) problems.push(`${file} requires ${specifier}, an ES module in Node: bundle it into the CommonJS build`);
+  }
+  return problems;
+}
+
+/** The package's JavaScript entry points for Node, as `@engagekit/<name>/<subpath>`. */
+function entryPoints(name: PackageName): string[] {
+  const pkg = JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  return Object.entries(pkg.exports)
+    .filter(([subpath, target]) => typeof target === 'object' && !BROWSER_ONLY[name]?.includes(subpath))
+    .map(([subpath]) => `@engagekit/${name}${subpath.slice(1)}`);
+}
+
+/** Loads every entry point with `require` and with `import` in a Node of its own (the package refers to itself by name). */
+function loadProblems(name: PackageName): string[] {
+  const problems: string[] = [];
+  for (const entry of entryPoints(name)) {
+    for (const [how, args] of [
+      ['require', ['-e', `require(${JSON.stringify(entry)})`]],
+      ['import', ['--input-type=module', '-e', `await import(${JSON.stringify(entry)})`]],
+    ] as const) {
+      try {
+        execFileSync(process.execPath, [...args], { cwd: packageDir(name), stdio: 'pipe', encoding: 'utf8' });
+      } catch (e) {
+        problems.push(`${how}('${entry}') fails: ${tail((e as { stderr?: string }).stderr ?? String(e))}`);
+      }
+    }
+  }
+  return problems;
+}
+
+const tail = (text: string) => text.trim().split('\n').slice(0, 6).join(' | ');
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const failures: string[] = [];
+  const run = (label: string, cmd: string, args: string[], cwd: string) => {
+    try {
+      execFileSync(cmd, args, { cwd, stdio: 'pipe', encoding: 'utf8' });
+      console.log(`  ok  ${label}`);
+    } catch (e) {
+      const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
+      failures.push(`${label}:\n${stdout}${stderr}`);
+      console.log(`  FAIL ${label}`);
+    }
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'engagekit-lint-'));
+  try {
+    const tarballs = packAll(dir);
+    for (const name of PACKAGES) {
+      console.log(`@engagekit/${name}`);
+      run('publint --strict', bin('publint'), ['--strict'], packageDir(name));
+      const exclude = NOT_JAVASCRIPT[name] ?? [];
+      run('attw', bin('attw'), [tarballs[name], ...(exclude.length ? ['--exclude-entrypoints', ...exclude] : [])], packageDir(name));
+      for (const [label, problems] of [
+        ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],
+        [`${entryPoints(name).join(', ')} load with require and import`, loadProblems(name)],
+      ] as const) {
+        if (problems.length === 0) console.log(`  ok  ${label}`);
+        else {
+          failures.push(`@engagekit/${name}: ${problems.join('; ')}`);
+          console.log(`  FAIL ${problems.join('; ')}`);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (failures.length > 0) {
+    console.error(`\n${failures.join('\n\n')}`);
+    process.exit(1);
+  }
+}

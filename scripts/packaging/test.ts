@@ -1,0 +1,365 @@
+/**
+ * `pnpm test:packaging`: the packages as a user gets them. Packs every published package, installs
+ * the tarballs with npm into a fresh project outside the workspace (no workspace links, no pnpm), and
+ * runs there, as a user would type them:
+ *
+ * 1. a partner's suite in Vitest (ESM), through `listen()` (MSW) and through `mock.fetch`;
+ * 2. the same suite in Jest, with CommonJS `require`;
+ * 3. the same suite with `node --test`, plain Node ESM, on Node 22 and on Node 24;
+ * 4. `npx engagekit-mock` and `npx engagekit-server` (Node 24) to their ready line and a 200 on
+ *    /api/v2/health; then each bin run directly on Node 22 (the server on the data directory the first
+ *    run made), answering, and exiting 0 on SIGTERM;
+ * 5. the SDK bundled for the browser by esbuild, in Chromium, against that mock;
+ * 6. with DATABASE_URL set, `engagekit-server` on a new PostgreSQL database of its own;
+ * 7. the contract and the SDK on Node 20, the oldest Node they claim.
+ *
+ * A failure names the command that failed, with its output. Prints how long each step took, the
+ * packages' unpacked sizes, the time from `npm install` to the first green suite, and the time
+ * `engagekit-server` took to its ready line on an empty data directory.
+ *
+ * `KEEP=1` keeps the project (its path is printed) for a look afterwards.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../../packages/reference-server/test/browser.ts';
+import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
+import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
+import { nodeBinary } from './node-versions.ts';
+import { packAll } from './pack.ts';
+
+const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
+
+/** The test tools the project installs beside the tarballs: the versions this repository tests with. */
+const TOOLS = ['vitest@5.1.1', 'vite@8.3.8', 'jest@30.5.2', 'esbuild@0.28.2'];
+
+/** A command that failed: its line and what it printed. */
+class StepError extends Error {}
+
+interface Run {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` in `cwd` with `env`; rejects with a StepError naming the command line and its output. */
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
+  const line = [command, ...args].join(' ');
+  return new Promise((resolve, reject) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (!err) return resolve({ stdout, stderr });
+        const why = err.killed ? `timed out after ${(options.timeoutMs ?? 300_000) / 1000} s` : `exited with ${err.code ?? err.signal}`;
+        reject(new StepError(`\`${line}\` (in ${options.cwd}) ${why}:\n${tail(`${stdout}\n${stderr}`)}`));
+      },
+    );
+  });
+}
+
+const tail = (text: string, lines = 60) => text.trim().split('\n').slice(-lines).join('\n');
+
+/** A long-running command (a server), with its output so far and a way to stop it. */
+interface Started {
+  line: string;
+  child: ChildProcess;
+  output(): string;
+  /** The first match of `pattern` in its stdout; rejects if it exits or `timeoutMs` passes first. */
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
+  /** Sends SIGTERM; resolves to the exit code. */
+  stop(): Promise<number | null>;
+}
+
+function start(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Started {
+  const line = [command, ...args].join(' ');
+  // A group of its own: `npx` runs the bin under npm and a shell, and SIGTERM to npm alone would
+  // leave the bin running. Stopping signals the whole group, as a terminal's Ctrl-C does.
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    line,
+    child,
+    output: () => out,
+    waitFor(pattern, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new StepError(`\`${line}\` printed no ${pattern} in ${timeoutMs / 1000} s:\n${tail(out)}`)), timeoutMs);
+        const check = () => {
+          const m = pattern.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            child.stdout?.off('data', check);
+            resolve(m);
+          }
+        };
+        child.stdout?.on('data', check);
+        check();
+        void exited.then((code) => {
+          clearTimeout(timer);
+          reject(new StepError(`\`${line}\` exited with ${code} before printing ${pattern}:\n${tail(out)}`));
+        });
+      });
+    },
+    async stop() {
+      signalGroup(child.pid, 'SIGTERM');
+      const code = await exited;
+      // npm may be gone while the bin it started still drains: wait for the whole group.
+      for (let waited = 0; signalGroup(child.pid, 0); waited += 100) {
+        if (waited > 15_000) signalGroup(child.pid, 'SIGKILL');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return code;
+    },
+  };
+}
+
+/** Signals the process group led by `pid`; false when the group is gone. */
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+interface Step {
+  name: string;
+  ms: number;
+}
+
+async function main() {
+  const steps: Step[] = [];
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    process.stdout.write(`packaging: ${name} ... `);
+    try {
+      const value = await fn();
+      const ms = performance.now() - t0;
+      steps.push({ name, ms });
+      console.log(`ok (${seconds(ms)})`);
+      return value;
+    } catch (e) {
+      console.log('FAILED');
+      throw e;
+    }
+  };
+
+  await ensureBuilt();
+  const work = mkdtempSync(join(tmpdir(), 'engagekit-packaging-'));
+  const project = join(work, 'partner-app');
+  const servers: Started[] = [];
+  try {
+    const tarballs = await step('pack every package (pnpm pack)', async () => packAll(mkdirAndReturn(join(work, 'tarballs'))));
+    const node24 = await step('find Node 24', async () => nodeBinary(24));
+    const node22 = await step('find Node 22 (from the npm registry when missing)', async () => nodeBinary(22));
+    // Node 24's directory first: npx, the bins' `#!/usr/bin/env node` and the runners all use it.
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(node24, '..')}:${process.env.PATH ?? ''}`, CI: '1', NO_COLOR: '1' };
+    delete env.NODE_OPTIONS;
+    // The server runs on PGlite unless a step gives it a database of its own.
+    const databaseUrl = env.DATABASE_URL;
+    delete env.DATABASE_URL;
+    for (const key of Object.keys(env)) if (key.startsWith('npm_') || key.startsWith('PNPM_') || key === 'VITEST') delete env[key];
+
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'partner-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+    for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
+    const installStarted = performance.now();
+    await step('npm install the four tarballs and the test runners', () =>
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((p) => tarballs[p]), ...TOOLS], { cwd: project, env }),
+    );
+    checkInstalledFromTarballs(project);
+
+    const vitest = await step('Vitest (ESM), MSW listen() and mock.fetch: npx vitest run partner.vitest', () =>
+      run('npx', ['vitest', 'run', 'partner.vitest'], { cwd: project, env }),
+    );
+    const firstGreen = performance.now() - installStarted;
+    expectPassed(vitest, /Tests\s+8 passed/, 'npx vitest run partner.vitest');
+    const jest = await step('Jest (CommonJS require): npx jest partner.jest', () => run('npx', ['jest', 'partner.jest'], { cwd: project, env }));
+    expectPassed(jest, /Tests:\s+8 passed/, 'npx jest partner.jest');
+    for (const [label, node] of [
+      ['Node 22', node22],
+      ['Node 24', node24],
+    ] as const) {
+      const out = await step(`node --test on ${label}: node --test partner.node-test.test.mjs`, () =>
+        run(node, ['--test', 'partner.node-test.test.mjs'], { cwd: project, env }),
+      );
+      expectPassed(out, /^(#|ℹ) pass 8$/m, `node --test partner.node-test.test.mjs (${label})`);
+    }
+
+    const mock = start('npx', ['engagekit-mock', '--port', '0'], { cwd: project, env });
+    servers.push(mock);
+    const mockUrl = await step('npx engagekit-mock: ready line', async () => (await mock.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1] as string);
+    await step('engagekit-mock answers 200 on /api/v2/health', () => expectHealthy(mockUrl, mock.line));
+
+    const dataDir = join(work, 'server-data');
+    const serverEnv = { ...env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: 'packaging-admin-token-0123456789' };
+    const serverStarted = performance.now();
+    const server = start('npx', ['engagekit-server'], { cwd: project, env: serverEnv });
+    servers.push(server);
+    const serverUrl = await step('npx engagekit-server on an empty data directory: ready line', async () => {
+      return (await server.waitFor(/listening on (http:\/\/\S+)/, 120_000))[1] as string;
+    });
+    const serverReady = performance.now() - serverStarted;
+    await step('engagekit-server answers 200 on /api/v2/health', () => expectHealthy(serverUrl, server.line));
+
+    await step('the SDK bundled by esbuild runs in Chromium against engagekit-mock', () => browserCheck(project, env, mockUrl));
+
+    await mock.stop();
+    await server.stop();
+    // A supervisor runs the bin itself (npm does not pass SIGTERM on to what `npx` started); on Node 22 here.
+    for (const [label, args, runEnv] of [
+      ['engagekit-server', [], serverEnv],
+      ['engagekit-mock', ['--port', '0'], env],
+    ] as const) {
+      const bin = start(node22, [join(project, 'node_modules', '.bin', label), ...args], { cwd: project, env: runEnv });
+      servers.push(bin);
+      const again = label === 'engagekit-server' ? 'restarts on that data directory, answers, ' : 'answers, ';
+      await step(`${label} on Node 22 ${again}drains on SIGTERM and exits 0`, async () => {
+        const [, url] = await bin.waitFor(/listening on (http:\/\/\S+)/, 60_000);
+        await expectHealthy(url as string, bin.line);
+        const code = await bin.stop();
+        if (code !== 0) throw new StepError(`\`${bin.line}\` exited with ${code} after SIGTERM:\n${tail(bin.output())}`);
+      });
+    }
+
+    if (databaseUrl) {
+      const database = await freshDatabase('packaging');
+      const onPostgres = start(join(project, 'node_modules', '.bin', 'engagekit-server'), [], {
+        cwd: project,
+        env: { ...serverEnv, DATABASE_URL: database?.url ?? '', DATA_DIR: join(work, 'unused') },
+      });
+      servers.push(onPostgres);
+      try {
+        await step('engagekit-server with DATABASE_URL migrates a new PostgreSQL database, answers, exits 0 on SIGTERM', async () => {
+          const [, url] = await onPostgres.waitFor(/\(PostgreSQL\) listening on (http:\/\/\S+)/, 60_000);
+          await expectHealthy(url as string, onPostgres.line);
+          const code = await onPostgres.stop();
+          if (code !== 0) throw new StepError(`\`${onPostgres.line}\` exited with ${code} after SIGTERM:\n${tail(onPostgres.output())}`);
+        });
+      } finally {
+        await onPostgres.stop();
+        await database?.drop();
+      }
+    }
+
+    await step('the contract and the SDK on Node 20 (require and import)', () => node20Check(project, env));
+
+    console.log('\npackaging: every step passed');
+    console.log(`  npm install to the first green suite (Vitest): ${seconds(firstGreen)}`);
+    console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
+    for (const name of PACKAGES) console.log(`  @engagekit/${name}: ${await unpackedSize(name, env)}`);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    if (process.env.KEEP) console.log(`packaging: kept ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function mkdirAndReturn(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Fails unless npm took every @engagekit package from its tarball (none from a registry). */
+function checkInstalledFromTarballs(project: string) {
+  const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string }> };
+  for (const name of PACKAGES) {
+    const entries = Object.entries(lock.packages).filter(([path]) => path.endsWith(`node_modules/@engagekit/${name}`));
+    const bad = entries.filter(([, p]) => !p.resolved?.startsWith('file:'));
+    if (entries.length !== 1 || bad.length > 0)
+      throw new StepError(`npm installed @engagekit/${name} ${entries.length} times, not once from its tarball: ${JSON.stringify(entries)}`);
+  }
+}
+
+function expectPassed(out: Run, pattern: RegExp, line: string) {
+  const text = `${out.stdout}\n${out.stderr}`;
+  if (!pattern.test(text)) throw new StepError(`\`${line}\` passed, but not every case ran (no ${pattern} in its output):\n${tail(text)}`);
+}
+
+async function expectHealthy(url: string, line: string) {
+  const res = await fetch(`${url}/api/v2/health`);
+  if (res.status !== 200) throw new StepError(`GET ${url}/api/v2/health of \`${line}\` answered ${res.status}: ${await res.text()}`);
+}
+
+/** Bundles fixtures/sdk-in-browser.mjs with the project's esbuild and runs it in a page served from loopback. */
+async function browserCheck(project: string, env: NodeJS.ProcessEnv, mockUrl: string) {
+  const bundle = join(project, 'browser-bundle.js');
+  await run('npx', ['esbuild', 'sdk-in-browser.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${bundle}`], { cwd: project, env });
+  const info = (await (await fetch(`${mockUrl}/__mock`)).json()) as { data: { company: { uuid: string; company_id: string; token: string } } };
+  const page = `<!doctype html><meta charset="utf-8"><title>partner app</title><script type="module" src="/app.js"></script>`;
+  const origin = createServer((req, res) => {
+    if (req.url?.startsWith('/app.js')) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(bundle));
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+  });
+  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+  const browser = await launchChromium();
+  try {
+    const tab = await browser.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (e) => errors.push(String(e)));
+    const { token, uuid, company_id } = info.data.company;
+    const query = new URLSearchParams({ api: mockUrl, token, uuid, companyId: company_id });
+    await tab.goto(`http://127.0.0.1:${(origin.address() as AddressInfo).port}/?${query}`);
+    await tab.waitForFunction(() => (globalThis as { __result?: unknown }).__result !== undefined, undefined, { timeout: 30_000 });
+    const result = await tab.evaluate(() => (globalThis as { __result?: Promise<unknown> }).__result);
+    const expected = { names: ['first', 'second'], notFound: true, status: 404, verified: 'order.created', tampered: 'WebhookVerificationError' };
+    if (JSON.stringify(result) !== JSON.stringify(expected))
+      throw new StepError(
+        `The bundled SDK in Chromium saw ${JSON.stringify(result)}, not ${JSON.stringify(expected)}${errors.length ? `; page errors: ${errors.join('; ')}` : ''}`,
+      );
+  } finally {
+    await browser.close();
+    origin.close();
+  }
+}
+
+/** The contract and the SDK, loaded both ways by the oldest Node they claim (skipped, saying so, when there is none). */
+async function node20Check(project: string, env: NodeJS.ProcessEnv) {
+  const node20 = nodeBinary(20, { install: false });
+  if (!node20) {
+    console.log('(skipped: no Node 20 at /usr/bin/node or NODE20_PATH) ');
+    return;
+  }
+  const script = `
+    const contract = require('@engagekit/contract');
+    const sdk = require('@engagekit/sdk');
+    import('@engagekit/sdk/webhooks').then(async (wh) => {
+      const parsed = contract.AddOrderBody.safeParse({ company_id: 'C1' });
+      const headers = await wh.signWebhook('{}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+      const event = await wh.verifyWebhook('{}', headers, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').catch((e) => e.name);
+      console.log(JSON.stringify([process.versions.node.split('.')[0], parsed.success, typeof sdk.createClient, event]));
+    });`;
+  const out = await run(node20, ['-e', script], { cwd: project, env });
+  const seen = out.stdout.trim();
+  if (seen !== '["20",false,"function","WebhookVerificationError"]') throw new StepError(`\`node -e ...\` on Node 20 printed ${seen}`);
+}
+
+/** The unpacked size `npm pack --dry-run` reports for the package. */
+async function unpackedSize(name: PackageName, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: packageDir(name), env });
+  const [report] = JSON.parse(stdout) as { unpackedSize: number; size: number; entryCount: number }[];
+  if (!report) throw new StepError(`npm pack --dry-run --json in packages/${name} reported nothing`);
+  return `${(report.unpackedSize / 1024).toFixed(0)} kB unpacked, ${(report.size / 1024).toFixed(0)} kB packed, ${report.entryCount} files`;
+}
+
+try {
+  await main();
+} catch (e) {
+  console.error(`\npackaging: ${e instanceof StepError ? e.message : (e as Error).stack}`);
+  process.exit(1);
+}
