@@ -42,10 +42,10 @@ function oldestMtime(path: string): number {
   return Math.min(Number.POSITIVE_INFINITY, ...readdirSync(path).map((f) => oldestMtime(join(path, f))));
 }
 
-/** Every file the package.json's `exports` and `bin` name inside dist. */
+/** Every file the package.json's `exports` name inside dist, and dist/cli.js, which its command imports. */
 function declaredOutputs(dir: string): string[] {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports?: unknown; bin?: Record<string, string> };
-  const found = new Set<string>();
+  const found = new Set<string>(pkg.bin ? [join(dir, 'dist', 'cli.js')] : []);
   const walk = (value: unknown) => {
     if (typeof value === 'string') {
       if (value.startsWith('./dist/')) found.add(join(dir, value));
@@ -54,7 +54,6 @@ function declaredOutputs(dir: string): string[] {
     }
   };
   walk(pkg.exports);
-  walk(pkg.bin);
   return [...found];
 }
 

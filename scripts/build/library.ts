@@ -141,7 +141,7 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
 export interface BinBuildOptions {
   /** The package directory (where package.json is). */
   dir: string;
-  /** The command's source, relative to `dir`; it starts with a `#!/usr/bin/env node` line. It builds to dist/cli.js. */
+  /** The command's source, relative to `dir`. It builds to dist/cli.js, which the package's bin/ file imports. */
   entry: string;
   /** Dependencies left to node_modules: those that load files of their own (WebAssembly, workers, assets). */
   external?: string[];

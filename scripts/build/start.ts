@@ -1,10 +1,11 @@
 /**
  * `pnpm start` (the reference server) and the mock's `start`: builds what is stale, then runs the
- * package's command, dist/cli.js, in this process, as `npx` runs it for a user. Arguments after the
- * package name go to the command.
+ * package's command (its bin file, which imports dist/cli.js) in this process, as `npx` runs it for a
+ * user. Arguments after the package name go to the command.
  *
  * @example node scripts/build/start.ts mock-server --port 4010
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from './ensure-built.ts';
@@ -19,4 +20,7 @@ await ensureBuilt([name]);
 process.argv.splice(2, 1);
 // pnpm passes a `--` that separated its own flags from the command's.
 if (process.argv[2] === '--') process.argv.splice(2, 1);
-await import(pathToFileURL(join(packageDir(name), 'dist', 'cli.js')).href);
+const { bin } = JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+const [command] = Object.values(bin ?? {});
+if (!command) throw new Error(`@engagekit/${name} has no command.`);
+await import(pathToFileURL(join(packageDir(name), command)).href);

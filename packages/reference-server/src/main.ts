@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `engagekit-server` (`npx @engagekit/reference-server`; `pnpm start` in the repository): the reference
  * server. Reads the environment once (config.ts), migrates the database, prints the admin token and the
