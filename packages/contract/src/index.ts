@@ -1,4 +1,5 @@
 export * from './envelope.ts';
+export * from './match.ts';
 export * from './operation.ts';
 export * from './operations.ts';
 export * from './primitives.ts';

@@ -3,7 +3,7 @@
  * faults, state, webhooks and the control endpoints. `setupMockApi` (Node, MSW), `setupMockWorker`
  * (browsers, MSW's service worker) and the `engagekit-mock` HTTP mode all wrap this one object.
  */
-import type { EventType, OperationId } from '@engagekit/contract';
+import { type EventType, matchOperation, type OperationId } from '@engagekit/contract';
 import {
   type App,
   type Clock,
@@ -12,11 +12,13 @@ import {
   createMemoryStore,
   createRandomIds,
   createSeededIds,
+  DEMO_COMPANY,
   type Dispatcher,
-  errorBody,
+  errorAnswer,
   HttpError,
   type IdGenerator,
   type Logger,
+  requestIdOf,
   type Store,
   silentLogger,
   systemClock,
@@ -24,7 +26,6 @@ import {
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
 import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
 import { type MockState, observeStore } from './internal/observed-store.ts';
-import { matchOperation } from './internal/operation-match.ts';
 import { type LoadedData, loadData, type MockData } from './internal/sample-data.ts';
 import { sha256Hex, signCompanyToken } from './internal/token.ts';
 import {
@@ -36,8 +37,8 @@ import {
   type WebhookListener,
 } from './internal/webhook-sink.ts';
 
-/** The mock's company unless you choose another: the public docs' example company. */
-export const DEFAULT_COMPANY = { uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'VERPL000972024', name: 'Demo Company', timezone: 'UTC' } as const;
+/** The mock's company unless you choose another: the public docs' example company, as the reference server seeds it. */
+export const DEFAULT_COMPANY = DEMO_COMPANY;
 
 /** The admin token unless you choose another (`adminToken`, or `ADMIN_TOKEN` in HTTP mode). */
 export const DEFAULT_ADMIN_TOKEN = 'engagekit-mock-admin-token';
@@ -243,7 +244,7 @@ export function createMockApi(options: MockApiOptions = {}) {
       prefixed.length > 0 ? await toAppRequest(incoming, new URL(incoming.url)) : { request: incoming, path: new URL(incoming.url).pathname };
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
     if (faults.size > 0) {
-      const operationId = matchOperation(request.method, path);
+      const operationId = matchOperation(request.method, path)?.operation.operationId;
       const fault = operationId && faults.take(operationId);
       if (operationId && fault) {
         if (fault.delayMs) await delay(fault.delayMs, request.signal);
@@ -256,13 +257,9 @@ export function createMockApi(options: MockApiOptions = {}) {
 
   function faultResponse(operationId: OperationId, fault: FaultOptions, request: Request): Response {
     const status = fault.status as NonNullable<FaultOptions['status']>;
-    const sent = request.headers.get('x-request-id');
-    const requestId = sent && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : current.ids.newId('req');
     const message = fault.message ?? `Simulated failure (engagekit mock): ${operationId} answered ${status}`;
-    const body = errorBody(new HttpError(status, message, { code: faultCode(fault) }), requestId);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
-    if (status === 429 || status === 503) headers['retry-after'] = String(fault.retryAfter ?? 0);
-    return new Response(JSON.stringify(body), { status, headers });
+    const headers = status === 429 || status === 503 ? { 'retry-after': String(fault.retryAfter ?? 0) } : undefined;
+    return errorAnswer(new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }), requestIdOf(request, current.ids));
   }
 
   /** Whether a request to `url` goes straight to the app: no data loading, no faults, no base URL path prefix, no control call. */
@@ -415,7 +412,7 @@ export function createMockApi(options: MockApiOptions = {}) {
       clearWebhooks: () => sink.clearLog(),
       seed: (data) => api.seed(data),
     },
-    () => current.ids.newId('req'),
+    (request) => requestIdOf(request, current.ids),
   );
 
   start();

@@ -53,7 +53,7 @@ export interface RequestContext {
   requestId: string;
   now: Date;
   /** A company by uuid, through a short-lived cache (companies never change once created). */
-  company(uuid: string): CompanyRecord | null | Promise<CompanyRecord | null>;
+  company(uuid: string): Promise<CompanyRecord | null>;
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;

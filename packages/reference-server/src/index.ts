@@ -6,9 +6,12 @@
 export { type App, createApp } from './app.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
+export { DEMO_COMPANY } from './demo-company.ts';
+export { errorAnswer, jsonAnswer } from './http/answer.ts';
 export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
+export { requestIdOf } from './http/request-id.ts';
 export { createRandomIds, createSeededIds, type IdGenerator } from './ids.ts';
 export { createMemoryStore } from './store/memory.ts';
 export * from './store/types.ts';

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { operationsAt, type Surface } from '@engagekit/contract';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { createSimulatedChannel } from './campaigns/channel.ts';
@@ -9,14 +10,16 @@ import { createScheduler } from './campaigns/scheduler.ts';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
 import type { Logger } from './context.ts';
+import { DEMO_COMPANY } from './demo-company.ts';
 import { randomToken } from './domain/secrets.ts';
+import { errorAnswer } from './http/answer.ts';
 import { createTokenService, hashToken } from './http/auth.ts';
+import { HttpError } from './http/errors.ts';
+import { requestIdOf } from './http/request-id.ts';
+import { createRandomIds } from './ids.ts';
 import { openSqlStore } from './store/sql/open.ts';
 import { StoreConflictError } from './store/types.ts';
 import { createDispatcher } from './webhooks/dispatcher.ts';
-
-/** The docs' company, so the README's curl calls work as written. */
-export const DEMO_COMPANY = { uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'VERPL000972024', name: 'Demo Company', timezone: 'UTC' };
 
 /** Where Scalar's self-contained browser bundle lives, so /docs works offline. */
 function scalarBundlePath(): string | undefined {
@@ -35,27 +38,21 @@ function scalarBundlePath(): string | undefined {
   return undefined;
 }
 
-/** Which paths belong to a surface (the agency one also in its `/{uuid}/agency/...` form). */
-const SURFACE_PATHS: Record<'agency' | 'order' | 'admin', RegExp> = {
-  agency: /^(\/[0-9a-fA-F-]{36})?\/agency\//,
-  order: /^\/api\/order\//,
-  admin: /^\/(api\/v2\/|openapi\.json$|docs(\/|$)|settings(\/|$))/,
-};
+/** The pages, which the admin surface serves. */
+const ADMIN_PAGES = /^\/(openapi\.json$|docs(\/|$)|settings(\/|$))/;
+
+/** The surface a path belongs to: its operations', or admin for the pages; undefined for none. */
+function surfaceOf(path: string): Surface | undefined {
+  return operationsAt(path)[0]?.operation.surface ?? (ADMIN_PAGES.test(path) ? 'admin' : undefined);
+}
 
 /** The app restricted to one surface: other paths answer 404 in the error envelope. */
-export function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surface: keyof typeof SURFACE_PATHS) {
+export function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surface: Surface) {
+  const ids = createRandomIds();
   return (req: Request) => {
     const path = new URL(req.url).pathname;
-    if (SURFACE_PATHS[surface].test(path)) return fetch(req);
-    return Response.json(
-      {
-        success: false,
-        message: `No route for ${req.method} ${path} on the ${surface} port`,
-        code: 'not_found',
-        requestId: `req_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
-      },
-      { status: 404 },
-    );
+    if (surfaceOf(path) === surface) return fetch(req);
+    return errorAnswer(new HttpError(404, `No route for ${req.method} ${path} on the ${surface} port`), requestIdOf(req, ids));
   };
 }
 

@@ -1,3 +1,4 @@
+import { errorAnswer, HttpError } from '@engagekit/reference-server';
 import { Hono } from 'hono';
 import type { Fault, FaultOptions } from './faults.ts';
 import type { MockState } from './observed-store.ts';
@@ -32,7 +33,7 @@ const envelope = (message: string, data: unknown) => ({ success: true, message, 
  * `GET|DELETE /__mock/faults`, `POST /__mock/seed` (sample data), `GET /__mock/state[?uuid=]`,
  * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent).
  */
-export function createControlApp(target: ControlTarget, newRequestId: () => string) {
+export function createControlApp(target: ControlTarget, requestIdOf: (request: Request) => string) {
   const app = new Hono().basePath(CONTROL_PREFIX);
 
   const body = async <T>(req: Request): Promise<T> => {
@@ -81,19 +82,17 @@ export function createControlApp(target: ControlTarget, newRequestId: () => stri
   });
 
   app.notFound((c) =>
-    c.json(
-      {
-        success: false,
-        message: `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks.`,
-        code: 'not_found',
-        requestId: newRequestId(),
-      },
-      404,
+    errorAnswer(
+      new HttpError(
+        404,
+        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks.`,
+      ),
+      requestIdOf(c.req.raw),
     ),
   );
   app.onError((err, c) => {
     const bad = err instanceof ControlInputError || err instanceof TypeError || err.name === 'MockDataError';
-    return c.json({ success: false, message: err.message, code: bad ? 'validation_error' : 'internal_error', requestId: newRequestId() }, bad ? 400 : 500);
+    return errorAnswer(new HttpError(bad ? 400 : 500, err.message), requestIdOf(c.req.raw));
   });
   return app;
 }

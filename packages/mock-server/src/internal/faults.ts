@@ -1,5 +1,4 @@
-import { type ErrorStatus, errorCodes, type OperationId, operationIds } from '@engagekit/contract';
-import { isOperationId } from './operation-match.ts';
+import { type ErrorStatus, errorCodes, isOperationId, type OperationId, operationIds } from '@engagekit/contract';
 
 /** What `fail()` takes: an error answer, a dropped connection, latency, or latency then one of those. */
 export interface FaultOptions {

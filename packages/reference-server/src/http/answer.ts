@@ -1,4 +1,5 @@
 /** How every JSON answer of the API is made: one Response with all its headers, built once. */
+import { errorBody, type HttpError } from './errors.ts';
 
 /**
  * Headers every answer carries. Bearer tokens, not cookies, carry the credentials, so any origin may
@@ -28,4 +29,9 @@ export function jsonAnswer(body: unknown, status: number, requestId: string, ext
   };
   if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
   return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** The answer to an HttpError: its envelope, status and headers. */
+export function errorAnswer(err: HttpError, requestId: string): Response {
+  return jsonAnswer(errorBody(err, requestId), err.status, requestId, err.headers);
 }

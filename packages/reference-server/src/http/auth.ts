@@ -19,10 +19,10 @@ export interface CompanyClaims {
 export interface TokenService {
   issue(companyUuid: string, opts: { scopes?: Scope[]; expiresInSeconds: number; now: Date }): Promise<{ token: string; scopes: Scope[]; expiresAt: Date }>;
   /**
-   * The token's claims: at once (no promise) for a token verified before, else once its signature is
-   * checked. Throws (or rejects with) a 401 HttpError saying what is wrong with the token.
+   * The token's claims once its signature is checked (a token checked before is remembered until it
+   * expires). Rejects with a 401 HttpError saying what is wrong with the token.
    */
-  verify(token: string, now: Date): CompanyClaims | Promise<CompanyClaims>;
+  verify(token: string, now: Date): Promise<CompanyClaims>;
   /** True when `token` is the admin token. */
   isAdminToken(token: string): Promise<boolean>;
 }
@@ -77,7 +77,7 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
         .sign(key);
       return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
     },
-    verify(token, now) {
+    async verify(token, now) {
       // A token checked once is good until it expires: skip the HMAC for it (bounded, oldest dropped first).
       const key = keyOf(token);
       const known = verified.get(key);
@@ -85,11 +85,10 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
         if (known.expiresMs > now.getTime()) return known.claims;
         verified.delete(key);
       }
-      return verifyOnce(token, now).then((claims) => {
-        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-        verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
-        return claims;
-      });
+      const claims = await verifyOnce(token, now);
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+      verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
+      return claims;
     },
     async isAdminToken(token) {
       return constantTimeEqual(await sha256(token), adminHash);

@@ -4,10 +4,13 @@ import type { CompanyRecord, Store } from '../store/types.ts';
 export const COMPANY_CACHE_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
-/** Looks companies up by uuid through a small time-bounded cache; unknown uuids are not cached. A hit is returned as it is, a miss as a promise. */
-export function createCompanyCache(store: Store, nowMs: () => number): (uuid: string) => CompanyRecord | Promise<CompanyRecord | null> {
+/** Looks companies up by uuid through a small time-bounded cache; unknown uuids are not cached. */
+export function createCompanyCache(store: Store, nowMs: () => number): (uuid: string) => Promise<CompanyRecord | null> {
   const cache = new Map<string, { company: CompanyRecord; at: number }>();
-  const load = async (uuid: string, now: number) => {
+  return async (uuid) => {
+    const hit = cache.get(uuid);
+    const now = nowMs();
+    if (hit && now - hit.at < COMPANY_CACHE_MS) return hit.company;
     const company = await store.getCompany(uuid);
     if (company) {
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
@@ -16,12 +19,5 @@ export function createCompanyCache(store: Store, nowMs: () => number): (uuid: st
       cache.delete(uuid);
     }
     return company;
-  };
-  // A hit answers at once, without a promise: most requests name a company read a moment ago.
-  return (uuid) => {
-    const hit = cache.get(uuid);
-    const now = nowMs();
-    if (hit && now - hit.at < COMPANY_CACHE_MS) return hit.company;
-    return load(uuid, now);
   };
 }
