@@ -5,8 +5,8 @@
  */
 export type { Fault, FaultOptions } from './internal/faults.ts';
 export { MockNetworkError } from './internal/faults.ts';
-export type { MockState } from './internal/observed-store.ts';
 export { type LoadedData, type MockData, MockDataError } from './internal/sample-data.ts';
+export type { MockState } from './internal/state.ts';
 export {
   MOCK_WEBHOOK_SECRET,
   MOCK_WEBHOOK_URL,

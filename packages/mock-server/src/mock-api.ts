@@ -7,17 +7,16 @@ import { type EventType, matchOperation, type OperationId } from '@engagekit/con
 import {
   type App,
   type Clock,
-  createApp,
-  createDispatcher,
   createMemoryStore,
   createRandomIds,
+  createRuntime,
   createSeededIds,
   DEMO_COMPANY,
-  type Dispatcher,
   errorAnswer,
   HttpError,
   type IdGenerator,
   type Logger,
+  type Runtime,
   requestIdOf,
   type Store,
   silentLogger,
@@ -25,8 +24,8 @@ import {
 } from '@engagekit/reference-server';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
 import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
-import { type MockState, observeStore } from './internal/observed-store.ts';
 import { type LoadedData, loadData, type MockData } from './internal/sample-data.ts';
+import { companyState, type MockState } from './internal/state.ts';
 import { sha256Hex, signCompanyToken } from './internal/token.ts';
 import {
   createWebhookSink,
@@ -91,13 +90,14 @@ export interface MockCompany {
 /** A fetch function: a URL (absolute, or a path under `baseUrl`) or a Request. */
 export type MockFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** The mock's state from its start or its last reset: a store and the runtime over it. */
 interface Generation {
   id: number;
   store: Store;
-  snapshot: ReturnType<typeof observeStore>['snapshot'];
   ids: IdGenerator;
+  runtime: Runtime;
   app: App;
-  dispatcher: Dispatcher | undefined;
+  dispatcherStarted: boolean;
   endpointMade: boolean;
 }
 
@@ -165,19 +165,28 @@ export function createMockApi(options: MockApiOptions = {}) {
 
   /** A fresh store holding only the company (and the webhook endpoint, when asked for): everything synchronous. */
   function newGeneration(): Generation {
-    const inner = createMemoryStore();
-    const { store, snapshot } = observeStore(inner);
+    const store = createMemoryStore();
     const ids = seed === undefined ? createRandomIds() : createSeededIds(seed);
     const id = sink.nextGeneration();
-    const gen: Generation = { id, store, snapshot, ids, app: createApp({ store, clock, ids, logger, config }), dispatcher: undefined, endpointMade: false };
+    const runtime = createRuntime({
+      store,
+      clock,
+      ids,
+      logger,
+      config,
+      fetch: sink.sender(id),
+      // batchWrites off: a test that saw a webhook arrive reads its delivery record at once.
+      webhooks: { retrySchedule, batchWrites: false },
+    });
+    const gen: Generation = { id, store, ids, runtime, app: runtime.app, dispatcherStarted: false, endpointMade: false };
     // The memory store does all its work before its promise settles, so the company exists on return.
     void store.createCompany({ ...companyRecord, created_at: clock.now().toISOString() });
-    // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no timers.
-    void inner.onDeliveriesQueued(() => {
-      if (gen.dispatcher || closed || gen !== current) return;
-      // batchWrites off: a test that saw a webhook arrive reads its delivery record at once.
-      gen.dispatcher = createDispatcher({ store, clock, logger, retrySchedule, allowPrivate: true, fetch: sink.sender(gen.id), batchWrites: false });
-      void gen.dispatcher.start();
+    runtime.scheduler.start();
+    // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no dispatcher running.
+    void store.onDeliveriesQueued(() => {
+      if (gen.dispatcherStarted || closed || gen !== current) return;
+      gen.dispatcherStarted = true;
+      void runtime.dispatcher.start();
     });
     return gen;
   }
@@ -301,8 +310,7 @@ export function createMockApi(options: MockApiOptions = {}) {
   }
 
   async function retire(gen: Generation) {
-    await gen.dispatcher?.stop(500);
-    await gen.store.close();
+    await gen.runtime.close(500);
   }
 
   const api = {
@@ -360,7 +368,7 @@ export function createMockApi(options: MockApiOptions = {}) {
     },
     /** The company's state as the API shows it (default: the mock's company), for assertions. */
     async state(companyUuid: string = company.uuid): Promise<MockState> {
-      const state = await current.snapshot(companyUuid);
+      const state = await companyState(current.store, companyUuid);
       if (!state) throw new TypeError(`state(): the mock has no company ${companyUuid}.`);
       return state;
     },

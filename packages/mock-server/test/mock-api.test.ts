@@ -264,3 +264,28 @@ describe('limits and targets', () => {
     expect(res.json.data.created_at).toBe('2026-03-01T12:00:00.000Z');
   });
 });
+
+describe('campaigns', () => {
+  it('runs a due campaign on the reference server’s scheduler: a message per customer, counted in the report', async () => {
+    const clock = createManualClock(new Date('2026-03-01T12:00:00.000Z'));
+    const mock = mockWith({ clock });
+    const call = client(mock);
+    for (const [id, phoneNumber] of [
+      ['C-1', '+919800000001'],
+      ['C-2', '+919800000002'],
+    ] as const) {
+      await call('POST', '/api/order/addOrder', { ...orderBody(mock.company.company_id, id), phoneNumber });
+    }
+    const created = await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, { ...campaignBody('due'), schedule: '2026-03-01T12:00:00Z' });
+    expect(created.json.data.status).toBe('scheduled');
+    // The scheduler looks for due campaigns every second.
+    await vi.waitFor(
+      async () => expect((await call('GET', `/agency/getCampaign/${created.json.data.id}?uuid=${mock.company.uuid}`)).json.data.status).toBe('completed'),
+      {
+        timeout: 5_000,
+      },
+    );
+    const report = await call('GET', `/agency/reportingCampaign?uuid=${mock.company.uuid}`);
+    expect(report.json.data.messages).toMatchObject({ total: 2 });
+  });
+});

@@ -4,6 +4,8 @@
  * main.ts, config.ts, the SQL store) pull in Node built-ins and are deliberately not exported here.
  */
 export { type App, createApp } from './app.ts';
+export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './campaigns/channel.ts';
+export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
@@ -13,6 +15,7 @@ export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
 export { requestIdOf } from './http/request-id.ts';
 export { createRandomIds, createSeededIds, type IdGenerator } from './ids.ts';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { createMemoryStore } from './store/memory.ts';
 export * from './store/types.ts';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';

@@ -4,9 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
 import { createSimulatedChannel } from './campaigns/channel.ts';
-import { createScheduler } from './campaigns/scheduler.ts';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
 import type { Logger } from './context.ts';
@@ -17,9 +15,9 @@ import { createTokenService, hashToken } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { createRandomIds } from './ids.ts';
+import { createRuntime } from './runtime.ts';
 import { openSqlStore } from './store/sql/open.ts';
 import { StoreConflictError } from './store/types.ts';
-import { createDispatcher } from './webhooks/dispatcher.ts';
 
 /** Where Scalar's self-contained browser bundle lives, so /docs works offline. */
 function scalarBundlePath(): string | undefined {
@@ -110,16 +108,6 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     }
   }
 
-  const bundle = scalarBundlePath();
-  const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
-  const app = createApp({
-    store,
-    config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
-    logger,
-    resolveHost,
-    docsBundle: bundle ? () => readFileSync(bundle, 'utf8') : undefined,
-  });
-
   if (config.DEMO_COMPANY) {
     const now = new Date();
     if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
@@ -133,25 +121,26 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
   }
 
-  const dispatcher = createDispatcher({
+  const bundle = scalarBundlePath();
+  const runtime = createRuntime({
     store,
+    config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
     logger,
-    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
-    resolveHost,
+    resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    docsBundle: bundle ? () => readFileSync(bundle, 'utf8') : undefined,
+    channel:
+      config.CHANNEL === 'whatsapp'
+        ? createWhatsAppChannel({
+            accessToken: config.WHATSAPP_ACCESS_TOKEN as string,
+            phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
+            baseUrl: config.WHATSAPP_API_URL,
+          })
+        : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE }),
+    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE },
+    campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS },
   });
-  await dispatcher.start();
-
-  const channel =
-    config.CHANNEL === 'whatsapp'
-      ? createWhatsAppChannel({
-          accessToken: config.WHATSAPP_ACCESS_TOKEN as string,
-          phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
-          baseUrl: config.WHATSAPP_API_URL,
-        })
-      : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE });
-  const scheduler = createScheduler({ store, channel, logger, intervalMs: config.SCHEDULER_INTERVAL_MS });
-  scheduler.start();
+  await runtime.start();
+  const { app } = runtime;
 
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const listen = async (fetch: (req: Request) => Response | Promise<Response>, port: number) => {
@@ -180,9 +169,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   const servers = [main.server, ...extra.map((e) => e.server)];
   const close = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
-    await scheduler.stop();
-    await dispatcher.stop();
-    await store.close();
+    await runtime.close();
   };
   stopForFailure = async () => {
     // Nothing can be answered any more: end open connections rather than wait for them.

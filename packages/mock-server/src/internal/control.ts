@@ -1,8 +1,8 @@
 import { errorAnswer, HttpError } from '@engagekit/reference-server';
 import { Hono } from 'hono';
 import type { Fault, FaultOptions } from './faults.ts';
-import type { MockState } from './observed-store.ts';
 import type { LoadedData, MockData } from './sample-data.ts';
+import type { MockState } from './state.ts';
 import type { MockWebhook } from './webhook-sink.ts';
 
 /** The reserved path prefix of the control endpoints. */

@@ -89,6 +89,25 @@ export function describeOrderConformance(store: CurrentStore, racers: number): v
       expect(await store().orderTotals(company(3).uuid)).toEqual({ total: 0, amount: 0 });
     });
 
+    it("lists a company's orders oldest first, one page at a time, and no other company's", async () => {
+      const co = await seedCompany(store(), 1);
+      const other = await seedCompany(store(), 2);
+      const w = writer();
+      for (const id of ['ORD-B', 'ORD-A', 'ORD-C']) {
+        await store().upsertOrder(w.ctx, co, id, orderFields());
+        w.tick();
+      }
+      await store().upsertOrder(w.ctx, other, 'ORD-X', orderFields());
+      // An update keeps the order's place.
+      await store().updateOrder(w.ctx, co, 'ORD-B', { city: 'Paris' });
+      const first = await store().listOrders(co.uuid, { page: 1, limit: 2 });
+      expect(first.total).toBe(3);
+      expect(first.items.map((o) => o.company_order_id)).toEqual(['ORD-B', 'ORD-A']);
+      expect(first.items[0]?.city).toBe('Paris');
+      expect((await store().listOrders(co.uuid, { page: 2, limit: 2 })).items.map((o) => o.company_order_id)).toEqual(['ORD-C']);
+      expect(await store().listOrders(company(3).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
+    });
+
     it(`leaves one order and one created: true after ${racers} simultaneous upserts of one key`, async () => {
       const co = await seedCompany(store());
       const w = writer();
@@ -166,6 +185,17 @@ export function describeOrderConformance(store: CurrentStore, racers: number): v
       expect(updated?.event.payload).toMatchObject({ type: 'order.updated', data: { order: { city: 'Paris', version: 2 } } });
       expect((await store().getEvent(created.event.id))?.payload).toMatchObject({ data: { order: { city: null, version: 1 } } });
       expect(await counts()).toEqual({ wh_all: 2, wh_created: 1, wh_updated: 1, wh_disabled: 0 });
+    });
+
+    it("lists a company's events oldest first, whether or not an endpoint got them, and no other company's", async () => {
+      const { co, other, w } = await setup();
+      const created = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
+      w.tick();
+      const updated = await store().updateOrder(w.ctx, co, 'ORD-1', { city: 'Paris' });
+      await store().upsertOrder(w.ctx, other, 'ORD-2', orderFields());
+      const listed = await store().listEvents(co.uuid, { page: 1, limit: 10 });
+      expect(listed).toEqual({ items: [created.event, updated?.event], total: 2 });
+      expect((await store().listEvents(co.uuid, { page: 2, limit: 1 })).items).toEqual([updated?.event]);
     });
   });
 

@@ -112,6 +112,19 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         const other = await store().upsertTemplate(template(uuid, 'tpl_3', later, { phone_number: '999999' }));
         expect(other.id).toBe('tpl_3');
       });
+
+      it("lists a company's templates oldest first, and no other company's", async () => {
+        const a = await seedCompany(store(), 1);
+        const b = await seedCompany(store(), 2);
+        const w = writer();
+        const first = w.ctx.now;
+        const second = w.tick();
+        await store().upsertTemplate(template(a.uuid, 'tpl_b', second, { template_name: 'later' }));
+        await store().upsertTemplate(template(a.uuid, 'tpl_a', first));
+        await store().upsertTemplate(template(b.uuid, 'tpl_c', first));
+        expect((await store().listTemplates(a.uuid)).map((t) => t.id)).toEqual(['tpl_a', 'tpl_b']);
+        expect(await store().listTemplates(company(3).uuid)).toEqual([]);
+      });
     });
 
     describe('campaigns', () => {

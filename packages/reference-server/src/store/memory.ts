@@ -6,6 +6,7 @@ import { createMemoryIdempotency } from './memory-idempotency.ts';
 import {
   addDecimal,
   assertCreatable,
+  compareCreated,
   type Decimal,
   decimalToNumber,
   decimalZero,
@@ -237,6 +238,13 @@ export function createMemoryStore(): Store {
       return copy(record);
     },
 
+    async listTemplates(companyUuid) {
+      return [...templates.values()]
+        .filter((t) => t.company_uuid === companyUuid)
+        .sort(compareCreated)
+        .map(copy);
+    },
+
     async createCampaign(campaign) {
       const state = requireState(campaign.company_uuid);
       if (state.campaignNames.has(campaign.name)) throw new StoreConflictError('name', `A campaign named "${campaign.name}" exists already.`);
@@ -291,6 +299,10 @@ export function createMemoryStore(): Store {
     async getOrder(companyUuid, companyOrderId) {
       const order = states.get(companyUuid)?.orders.get(companyOrderId);
       return order ? copy(order) : null;
+    },
+    async listOrders(companyUuid, request) {
+      const all = [...(states.get(companyUuid)?.orders.values() ?? [])].sort(compareCreated);
+      return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
     async orderTotals(companyUuid) {
       const state = states.get(companyUuid);
@@ -396,6 +408,10 @@ export function createMemoryStore(): Store {
     async getEvent(id) {
       const event = events.get(id);
       return event ? copy(event) : null;
+    },
+    async listEvents(companyUuid, request) {
+      const all = [...events.values()].filter((e) => e.company_uuid === companyUuid).sort(compareCreated);
+      return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
     async listDeliveries(companyUuid, endpointId, request) {
       const all = deliveriesByEndpoint.get(endpointId)?.items ?? [];

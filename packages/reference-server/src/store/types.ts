@@ -178,6 +178,8 @@ export interface Store {
   // ---- templates ----
   /** Inserts or updates the template keyed by (company_uuid, template_name, phone_number); keeps id and created_at on update. */
   upsertTemplate(template: TemplateRecord): Promise<TemplateRecord>;
+  /** The company's templates, oldest first (by creation, then id). */
+  listTemplates(companyUuid: string): Promise<TemplateRecord[]>;
 
   // ---- campaigns ----
   /** Assigns `seq`; throws StoreConflictError('name') when the company has a campaign of that name (a database constraint, not a read-then-write). */
@@ -217,6 +219,8 @@ export interface Store {
     fields: OrderFields,
   ): Promise<{ order: OrderRecord; event: EventRecord } | null>;
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
+  /** The company's orders, oldest first (by creation, then id). */
+  listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
   orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
 
   // ---- customers ----
@@ -248,6 +252,8 @@ export interface Store {
   enqueueDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord>;
   getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
   getEvent(id: string): Promise<EventRecord | null>;
+  /** The company's events (order changes and test events, whether or not an endpoint got them), oldest first. */
+  listEvents(companyUuid: string, page: PageRequest): Promise<Page<EventRecord>>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
 

@@ -186,15 +186,20 @@ export const customers = pgTable(
 );
 
 /** The outbox: one row per event, written in the transaction of the change it reports. */
-export const events = pgTable('events', {
-  id: id('id').primaryKey(),
-  company_uuid: id('company_uuid')
-    .notNull()
-    .references(() => companies.uuid),
-  type: text('type').$type<EventType>().notNull(),
-  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-  created_at: timestamp('created_at').notNull(),
-});
+export const events = pgTable(
+  'events',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    type: text('type').$type<EventType>().notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    created_at: timestamp('created_at').notNull(),
+  },
+  // The company's events oldest first (listEvents).
+  (t) => [index('events_company_created_idx').on(t.company_uuid, t.created_at, t.id)],
+);
 
 /** Webhook endpoints of a company, with the secrets still valid during a rotation. */
 export const webhookEndpoints = pgTable(

@@ -82,7 +82,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
   });
   async function total(
-    table: typeof companies | typeof campaigns | typeof customers | typeof webhookEndpoints | typeof deliveries,
+    table: typeof companies | typeof campaigns | typeof customers | typeof orders | typeof events | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
   ): Promise<number> {
     const [row] = await db.select({ n: count() }).from(table).where(where);
@@ -137,6 +137,10 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
         .returning();
       if (!row) throw new Error('The template was not written.');
       return row;
+    },
+
+    async listTemplates(companyUuid) {
+      return db.select().from(templates).where(eq(templates.company_uuid, companyUuid)).orderBy(templates.created_at, templates.id);
     },
 
     async createCampaign(campaign) {
@@ -215,6 +219,11 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
         .from(orders)
         .where(and(eq(orders.company_uuid, companyUuid), eq(orders.company_order_id, companyOrderId)));
       return row ?? null;
+    },
+    async listOrders(companyUuid, page) {
+      const where = eq(orders.company_uuid, companyUuid);
+      const items = await db.select().from(orders).where(where).orderBy(orders.created_at, orders.id).limit(page.limit).offset(pageOffset(page));
+      return { items, total: await total(orders, where) };
     },
     async orderTotals(companyUuid) {
       const [row] = await db
@@ -311,6 +320,11 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     async getEvent(id) {
       const [row] = await db.select().from(events).where(eq(events.id, id));
       return row ?? null;
+    },
+    async listEvents(companyUuid, page) {
+      const where = eq(events.company_uuid, companyUuid);
+      const items = await db.select().from(events).where(where).orderBy(events.created_at, events.id).limit(page.limit).offset(pageOffset(page));
+      return { items, total: await total(events, where) };
     },
     async listDeliveries(companyUuid, endpointId, page) {
       const where = and(

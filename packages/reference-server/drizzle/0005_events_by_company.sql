@@ -1,0 +1,1 @@
+CREATE INDEX "events_company_created_idx" ON "events" USING btree ("company_uuid","created_at","id");

@@ -1,0 +1,75 @@
+import { type App, createApp } from './app.ts';
+import { type ChannelAdapter, createSimulatedChannel } from './campaigns/channel.ts';
+import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
+import { systemClock } from './clock.ts';
+import { type AppDeps, silentLogger } from './context.ts';
+import { createRandomIds } from './ids.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
+
+/** What the runtime is made of; every part but the store and the app's config has a default. */
+export interface RuntimeOptions extends AppDeps {
+  /** The messaging channel campaigns are sent through. Default: the simulated channel (5% of messages fail). */
+  channel?: ChannelAdapter;
+  /** How webhook attempts are sent. Default: the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** The webhook dispatcher's settings (retry schedule, batching...). Private targets follow `config.webhookAllowPrivate`. */
+  webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost'>;
+  /** The campaign scheduler's settings (how often it looks for due campaigns...). */
+  campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids'>;
+}
+
+/** The API and the work behind it, on one store: what the server runs, and what the mock runs in-process. */
+export interface Runtime {
+  /** The API: a `fetch(Request) => Response` handler. */
+  app: App;
+  /** Sends webhooks: claims due deliveries, signs and sends them, retries. */
+  dispatcher: Dispatcher;
+  /** Runs due campaigns through the channel. */
+  scheduler: Scheduler;
+  /** Starts the dispatcher and the scheduler. */
+  start(): Promise<void>;
+  /** Stops the scheduler (runs hand back at a clean point), then the dispatcher (attempts in flight get `graceMs`), then closes the store. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Puts the reference server together on a store: the app, the webhook dispatcher and the campaign
+ * scheduler, sharing one clock, id generator and logger. The server and the mock both run this.
+ *
+ * @example
+ * const runtime = createRuntime({ store: createMemoryStore(), config: { jwtSecret, adminTokenHash, rateLimitPerMinute: 0, webhookAllowPrivate: true } });
+ * await runtime.start();
+ * const res = await runtime.app.request('/api/v2/health');
+ * await runtime.close();
+ */
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? createRandomIds();
+  const logger = options.logger ?? silentLogger;
+  const { store } = options;
+  const app = createApp({ ...options, clock, ids, logger });
+  const dispatcher = createDispatcher({
+    ...options.webhooks,
+    store,
+    clock,
+    logger,
+    allowPrivate: options.config.webhookAllowPrivate,
+    resolveHost: options.resolveHost,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, channel: options.channel ?? createSimulatedChannel() });
+  return {
+    app,
+    dispatcher,
+    scheduler,
+    async start() {
+      await dispatcher.start();
+      scheduler.start();
+    },
+    async close(graceMs) {
+      await scheduler.stop();
+      await dispatcher.stop(graceMs);
+      await store.close();
+    },
+  };
+}
