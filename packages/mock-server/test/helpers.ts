@@ -1,6 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CreateCampaignBody } from '@engagekit/contract';
 
 /** packages/mock-server/dist/cli.js, the `engagekit-mock` command as the package ships it (the tests' global setup builds it). */
@@ -85,57 +83,10 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   return new Promise((ok) => child.once('exit', (code) => ok({ code, output })));
 }
 
-/** One request a receiver got. */
-export interface Received {
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback HTTP receiver that records every request and answers with `status(index)` (200 by default). */
-export async function startReceiver(status: (index: number) => number = () => 200) {
-  const received: Received[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const index = received.push({ method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }) - 1;
-      for (const w of waiters.filter((w) => received.length >= w.n)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-      res.writeHead(status(index), { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    /** Resolves once `n` requests have arrived; rejects after `timeoutMs`. */
-    waitFor(n: number, timeoutMs = 10_000) {
-      if (received.length >= n) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${n} requests arrived in ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({
-          n,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        });
-      });
-    },
-    close: () =>
-      new Promise<void>((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
-  };
-}
-
 /** An order body the API accepts. */
 export { sampleOrder as orderBody } from '../../reference-server/test/helpers.ts';
+/** The webhook receiver the reference server's tests use: one helper for both packages. */
+export { startReceiver } from '../../reference-server/test/receiver.ts';
 
 /** A campaign body the API accepts. */
 export function campaignBody(name: string): CreateCampaignBody {

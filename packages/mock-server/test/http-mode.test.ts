@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { workerScriptPath } from '../src/cli/init.ts';
 import { DEFAULT_COMPANY, MOCK_WEBHOOK_SECRET } from '../src/index.ts';
 import { campaignBody, type MockProcess, orderBody, runCli, startMockProcess, startProcess, startReceiver } from './helpers.ts';
@@ -118,12 +118,12 @@ describe('engagekit-mock (memory engine)', () => {
     await receiver.waitFor(1);
     const got = receiver.received[0];
     expect(() => new Webhook(MOCK_WEBHOOK_SECRET).verify(got?.body ?? '', got?.headers as Record<string, string>)).not.toThrow();
-    let sent: { url: string; status: number; rawBody: string; event: { type: string } }[] = [];
     // The log entry follows the receiver's answer by a moment.
-    for (const deadline = Date.now() + 10_000; sent.length === 0 && Date.now() < deadline; ) {
-      sent = (await json<typeof sent>(await fetch(`${proc.url}/__mock/webhooks`))).data;
-      if (sent.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    const sent = await vi.waitFor(async () => {
+      const logged = (await json<{ url: string; status: number; rawBody: string; event: { type: string } }[]>(await fetch(`${proc.url}/__mock/webhooks`))).data;
+      expect(logged).not.toHaveLength(0);
+      return logged;
+    });
     expect(sent).toEqual([
       expect.objectContaining({ url: receiver.url, status: 200, rawBody: got?.body, event: expect.objectContaining({ type: 'order.created' }) }),
     ]);

@@ -156,7 +156,7 @@ describe('the webhooks option', () => {
 
 describe('endpoints registered through the admin API', () => {
   it('are delivered to over HTTP with their own secret, loopback included', async () => {
-    const receiver = await startReceiver((i) => (i === 0 ? 503 : 200));
+    const receiver = await startReceiver((_, i) => ({ status: i === 0 ? 503 : 200 }));
     cleanups.push(receiver.close);
     const mock = mockWith();
     const made = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/webhooks`, {

@@ -1,5 +1,5 @@
 /** A campaign due in two seconds, run by the real server process, read back through the report. */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'campaigns-e2e-admin-token-01';
@@ -43,13 +43,13 @@ for (const database of ['pglite', 'postgres'] as const) {
         template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
       });
       expect(campaign.status).toBe('scheduled');
-      const deadline = Date.now() + 20_000;
-      let status = 'scheduled';
-      while (status !== 'completed' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        status = (await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status;
-      }
-      expect(status).toBe('completed');
+      await vi.waitFor(
+        async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
+        {
+          timeout: 20_000,
+          interval: 200,
+        },
+      );
       const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
       expect(report.messages).toMatchObject({ total: 3, sent: 3, failed: 0 });
       expect(report.campaigns.by_status.completed).toBe(1);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import type { CompanyRecord, EndpointRecord, Store } from '../src/store/types.ts';
 import { createDispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.ts';
@@ -39,14 +39,16 @@ async function setup(store: Store, endpoint: Partial<EndpointRecord> & { url: st
   return { company, ep, dispatcher, addOrder, deliveries };
 }
 
+/** The value of `f` once `ok` holds for it (vi.waitFor: polled, failing after `timeoutMs` with the last value seen). */
 async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return vi.waitFor(
+    async () => {
+      const v = await f();
+      if (!ok(v)) throw new Error(`condition not met yet: ${JSON.stringify(v).slice(0, 500)}`);
+      return v;
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 for (const kind of ['memory', 'pglite'] as const) {
@@ -138,19 +140,21 @@ for (const kind of ['memory', 'pglite'] as const) {
       await until(deliveries, (ds) => ds[0]?.status === 'failed');
       const disabled = await store.getEndpoint(company.uuid, ep.id);
       expect(disabled).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining('410') });
+      // A disabled endpoint gets no delivery for a new event, so nothing more can be sent to it.
       await addOrder('ORD-2');
-      await new Promise((r) => setTimeout(r, 300));
+      expect((await deliveries()).map((d) => d.event_type)).toEqual(['order.created']);
       expect(receiver.received).toHaveLength(1);
     });
 
     it('sends only the event types an endpoint subscribed to', async () => {
       const receiver = await startReceiver();
       cleanups.push(receiver.close);
-      const { addOrder } = await setup(await makeStore(), { url: receiver.url, events: ['order.updated'] });
+      const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url, events: ['order.updated'] });
       await addOrder('ORD-1');
       await addOrder('ORD-1', { totalAmount: 11 });
-      await receiver.waitFor(1);
-      await new Promise((r) => setTimeout(r, 200));
+      // Only the subscribed type got a delivery; the one delivery is what arrives.
+      await until(deliveries, (ds) => ds[0]?.status === 'succeeded');
+      expect((await deliveries()).map((d) => d.event_type)).toEqual(['order.updated']);
       expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['order.updated']);
     });
 

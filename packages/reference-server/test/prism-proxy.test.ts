@@ -3,7 +3,7 @@
  * in front of the real server, so any answer that breaks openapi.yaml fails here.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'prism-admin-token-0123456789';
@@ -29,16 +29,14 @@ describe('the reference server through prism proxy --errors', () => {
       prismOut += String(d);
     });
     base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        await fetch(`${base}/api/v2/health`);
-        break;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`prism did not start:\n${prismOut}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await vi.waitFor(
+      async () => {
+        await fetch(`${base}/api/v2/health`).catch((e: Error) => {
+          throw new Error(`prism did not start: ${e.message}\n${prismOut}`);
+        });
+      },
+      { timeout: 30_000, interval: 200 },
+    );
   }, 60_000);
 
   afterAll(async () => {

@@ -3,10 +3,9 @@
  * against a running API. It takes a setup, so the same suite runs on the reference server over HTTP
  * and (later) on the in-process mock through its `fetch`.
  */
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleOrder } from '../../../reference-server/test/helpers.ts';
+import { startReceiver } from '../../../reference-server/test/receiver.ts';
 import {
   type AddOrderBody,
   AuthenticationError,
@@ -40,36 +39,6 @@ interface Company {
   uuid: string;
   company_id: string;
   token: string;
-}
-
-/** A loopback HTTP server that records webhook deliveries and answers 200. */
-async function startReceiver() {
-  const deliveries: { headers: IncomingHttpHeaders; body: string }[] = [];
-  const waiters: { match: (d: { body: string }) => boolean; resolve: (d: { headers: IncomingHttpHeaders; body: string }) => void }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      deliveries.push(delivery);
-      for (const w of waiters.filter((w) => w.match(delivery))) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(delivery);
-      }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    /** The first delivery (past or future) whose raw body contains `text`. */
-    next(text: string) {
-      const seen = deliveries.find((d) => d.body.includes(text));
-      if (seen) return Promise.resolve(seen);
-      return new Promise<{ headers: IncomingHttpHeaders; body: string }>((resolve) => waiters.push({ match: (d) => d.body.includes(text), resolve }));
-    },
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
 }
 
 /** Registers the SDK integration suite on `setup`'s target. */

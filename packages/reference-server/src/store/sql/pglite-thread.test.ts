@@ -44,7 +44,10 @@ describe('PGlite on its own thread', () => {
         outsideDone = true;
         return n;
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The thread takes messages in order: were the outside query not held back, it would be answered
+      // before these later queries of the transaction.
+      await tx.query('select 1');
+      await tx.query('select 1');
       expect(outsideDone).toBe(false);
       expect(Number((await tx.query<{ n: number }>('select count(*)::int as n from items')).rows[0]?.n)).toBe(2);
       return 'done';

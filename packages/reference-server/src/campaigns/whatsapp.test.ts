@@ -1,0 +1,89 @@
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderTemplate } from './render.ts';
+import { createWhatsAppChannel } from './whatsapp.ts';
+
+const customer = { firstName: 'Asha', lastName: 'Rao', name: 'Asha Rao', phoneNumber: '+919800000001', email: null };
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe('the WhatsApp Cloud API channel', () => {
+  it('posts the template message the Cloud API expects, and maps its answers', async () => {
+    const requests: { url: string; auth: string | undefined; body: unknown }[] = [];
+    let answer = {
+      status: 200,
+      body: { messaging_product: 'whatsapp', contacts: [{ input: '919800000001', wa_id: '919800000001' }], messages: [{ id: 'wamid.HBgM' }] } as unknown,
+    };
+    const fake = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => {
+        raw += c;
+      });
+      req.on('end', () => {
+        requests.push({ url: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) });
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer.body));
+      });
+    });
+    await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+    cleanups.push(() => new Promise((ok) => fake.close(ok)));
+    const channel = createWhatsAppChannel({
+      accessToken: 'EAAG-test',
+      phoneNumberId: '1234567890',
+      baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}/v21.0`,
+    });
+    const template = renderTemplate(
+      {
+        template_name: 'carousel_offer',
+        language: 'en_US',
+        header_variable: ['city'],
+        body_variable: ['first_name'],
+        variables: { city: 'Pune', first_name: '{{customer.firstName}}' },
+        cards: [{ card_image_url: 'https://example.com/image1.jpg', card_body_variables: ['10%'] }],
+      },
+      customer,
+    );
+    const result = await channel.send({ to: '+919800000001', template, key: 'k' });
+    expect(result).toEqual({ status: 'sent', providerMessageId: 'wamid.HBgM', error: null });
+    expect(requests[0]).toEqual({
+      url: '/v21.0/1234567890/messages',
+      auth: 'Bearer EAAG-test',
+      body: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '919800000001',
+        type: 'template',
+        template: {
+          name: 'carousel_offer',
+          language: { code: 'en_US' },
+          components: [
+            { type: 'header', parameters: [{ type: 'text', text: 'Pune' }] },
+            { type: 'body', parameters: [{ type: 'text', text: 'Asha' }] },
+            {
+              type: 'carousel',
+              cards: [
+                {
+                  card_index: 0,
+                  components: [
+                    { type: 'header', parameters: [{ type: 'image', image: { link: 'https://example.com/image1.jpg' } }] },
+                    { type: 'body', parameters: [{ type: 'text', text: '10%' }] },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    answer = { status: 400, body: { error: { message: '(#132001) Template name does not exist in the translation', code: 132001 } } };
+    expect(await channel.send({ to: '+919800000001', template, key: 'k2' })).toEqual({
+      status: 'failed',
+      providerMessageId: null,
+      error: 'WhatsApp answered 400: (#132001) Template name does not exist in the translation (code 132001)',
+    });
+    const down = createWhatsAppChannel({ accessToken: 'x', phoneNumberId: '1', baseUrl: 'http://127.0.0.1:9/v21.0' });
+    expect((await down.send({ to: '+919800000001', template, key: 'k3' })).error).toMatch(/^WhatsApp did not answer/);
+  });
+});
