@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, isOperationId, matchOperation, operationsAt } from './match.ts';
+import { allowedMethods, isOperationId, matchOperation, operationsAt, splitAgencyPrefix } from './match.ts';
 import type { OperationSpec } from './operation.ts';
 import { operations } from './operations.ts';
 
@@ -52,6 +52,14 @@ describe('operationsAt', () => {
         .sort(),
     ).toEqual(['deleteWebhook', 'getWebhook', 'updateWebhook']);
     expect(operationsAt(`/${uuid}/agency/sync`).map((m) => m.operation.surface)).toEqual(['agency']);
+  });
+});
+
+describe('splitAgencyPrefix', () => {
+  it('takes the uuid off an agency path, and leaves other paths as they are', () => {
+    expect(splitAgencyPrefix(`/${uuid}/agency/sync`)).toEqual({ uuid, path: '/agency/sync' });
+    expect(splitAgencyPrefix(`/${uuid}/api/order/addOrder`)).toEqual({ uuid: undefined, path: `/${uuid}/api/order/addOrder` });
+    expect(splitAgencyPrefix('/agency/sync')).toEqual({ uuid: undefined, path: '/agency/sync' });
   });
 });
 

@@ -21,7 +21,18 @@ interface Matcher {
 }
 
 /** `/{uuid}` before an agency path: the public docs' form of the `uuid` query parameter. */
-const AGENCY_PREFIX = /^\/[0-9a-fA-F-]{36}(?=\/agency\/)/;
+const AGENCY_PREFIX = /^\/([0-9a-fA-F-]{36})(?=\/agency\/)/;
+
+/**
+ * An agency path's `/{uuid}` prefix (the public docs' form of the `uuid` query parameter) and the
+ * path without it; other paths come back as they are.
+ *
+ * @example splitAgencyPrefix('/53d1bcd3-aaf0-45e1-9298-5395b6a27b61/agency/sync') // { uuid: '53d1bcd3-...', path: '/agency/sync' }
+ */
+export function splitAgencyPrefix(path: string): { uuid: string | undefined; path: string } {
+  const m = AGENCY_PREFIX.exec(path);
+  return m ? { uuid: m[1], path: path.slice(m[0].length) } : { uuid: undefined, path };
+}
 
 const matchers: Matcher[] = (Object.values(operations) as Matcher['operation'][]).map((operation) => ({
   operation,
@@ -41,8 +52,7 @@ function decoded(segment: string): string {
 
 /** The matchers whose path is `path` (an agency path also with its `/{uuid}` prefix), with their parameters. */
 function* onPath(path: string): Generator<{ matcher: Matcher; params: Record<string, string> }> {
-  const prefixed = AGENCY_PREFIX.exec(path);
-  const bare = prefixed ? path.slice(prefixed[0].length) : path;
+  const { uuid: prefixed, path: bare } = splitAgencyPrefix(path);
   for (const matcher of matchers) {
     if (prefixed && matcher.operation.surface !== 'agency') continue;
     const m = matcher.pattern.exec(bare);

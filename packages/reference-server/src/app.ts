@@ -1,5 +1,6 @@
-import { allowedMethods } from '@engagekit/contract';
+import { allowedMethods, splitAgencyPrefix } from '@engagekit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
 import { CORS_HEADERS, errorAnswer, PREFLIGHT_HEADERS } from './http/answer.ts';
@@ -47,7 +48,8 @@ export function createApp(deps: AppDeps) {
   const logger = deps.logger ?? silentLogger;
   const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash);
   const limiter = createRateLimiter(deps.config.rateLimitPerMinute);
-  const app = new Hono<Env>();
+  // Routes match the path without an agency path's `/{uuid}` prefix; the validate step reads the prefix itself.
+  const app = new Hono<Env>({ getPath: (request) => splitAgencyPrefix(getPath(request)).path });
   const company = createCompanyCache(deps.store, () => clock.now().getTime());
 
   const newId = (prefix: string) => ids.newId(prefix);
@@ -78,11 +80,11 @@ export function createApp(deps: AppDeps) {
   // Operations answer with every header already (jsonAnswer); the pages get the request id and CORS headers here.
   const pageHeaders: MiddlewareHandler<Env> = async (c, next) => {
     await next();
-    c.header('x-request-id', c.var.requestId);
+    c.header('x-request-id', c.get('requestId'));
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
   };
   for (const path of ['/openapi.json', '/docs', '/docs/*', '/settings', '/settings/*']) app.use(path, pageHeaders);
-  app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.var.requestId } }));
+  app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 
   registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
   docsRoutes(app, deps.docsBundle);
@@ -100,7 +102,7 @@ export function createApp(deps: AppDeps) {
 
   // The one answer to every error: its envelope for an HttpError, else a logged 500 that says nothing internal.
   app.onError((err, c) => {
-    const requestId = c.var.requestId ?? requestIdOf(c.req.raw, ids);
+    const requestId = c.get('requestId') ?? requestIdOf(c.req.raw, ids);
     if (err instanceof HttpError) return errorAnswer(err, requestId);
     logger.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, 'unhandled error');
     return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId);

@@ -4,7 +4,11 @@ import type { CompanyRecord, Store } from '../store/types.ts';
 export const COMPANY_CACHE_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
-/** Looks companies up by uuid through a small time-bounded cache; unknown uuids are not cached. */
+/**
+ * Looks companies up by uuid through a small time-bounded cache; unknown uuids are not cached. Every
+ * company call reads its company: this cache serves the benchmark row `server.read.pg.vs-node-http`
+ * (0.17 of node:http without it, 0.34 with it, in one run).
+ */
 export function createCompanyCache(store: Store, nowMs: () => number): (uuid: string) => Promise<CompanyRecord | null> {
   const cache = new Map<string, { company: CompanyRecord; at: number }>();
   return async (uuid) => {

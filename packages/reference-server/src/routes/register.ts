@@ -1,5 +1,6 @@
-import { type Issue, type OperationSpec, operations, type Scope, toColonPath } from '@engagekit/contract';
+import { type Issue, type OperationSpec, operations, type Scope, splitAgencyPrefix, toColonPath } from '@engagekit/contract';
 import type { Hono, MiddlewareHandler } from 'hono';
+import { getPath } from 'hono/utils/url';
 import type { RequestContext } from '../context.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
@@ -27,7 +28,7 @@ export interface OperationInput {
   rawBody: unknown;
 }
 
-/** What the steps of a request leave for the next ones. */
+/** What the steps of a request leave for the next ones (read with `c.get`: `c.var` copies them all each time). */
 export type Env = {
   Variables: {
     requestId: string;
@@ -37,9 +38,6 @@ export type Env = {
     company: CompanyRecord | null;
   };
 };
-
-/** The uuid of an agency call may come as a path prefix: `/{uuid}/agency/...`. */
-const PREFIX = '/:prefixUuid{[0-9a-fA-F-]{36}}';
 
 type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
 
@@ -59,17 +57,15 @@ export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: 
       authorize(op),
       run(op, handlers[op.operationId as keyof Handlers] as unknown as Handler),
     ] as const;
-    for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
-      app.on(method.toUpperCase(), toColonPath(op.path), ...steps);
-      if (op.surface === 'agency') app.on(method.toUpperCase(), `${PREFIX}${toColonPath(op.path)}`, ...steps);
-    }
+    // The `/{uuid}/agency/...` form of agency paths reaches these routes too: the app routes on the path without it.
+    for (const method of [op.method, ...(op.alsoAccepts ?? [])]) app.on(method.toUpperCase(), toColonPath(op.path), ...steps);
   }
 }
 
 /** 401 unless the operation is public or its bearer token is one it takes; sets `caller`. */
 export function authenticate(op: OperationSpec): MiddlewareHandler<Env> {
   return async (c, next) => {
-    c.set('caller', await identify(op, c.req.raw, c.var.ctx));
+    c.set('caller', await identify(op, c.req.raw, c.get('ctx')));
     await next();
   };
 }
@@ -85,10 +81,10 @@ async function identify(op: OperationSpec, request: Request, ctx: RequestContext
 
 /** 429 with Retry-After when the caller's token has no request left this minute. */
 export function rateLimit(limiter: RateLimiter): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const { token } = c.var.caller;
-    if (token !== null) limiter.take(token, c.var.ctx.now.getTime());
-    await next();
+  return (c, next) => {
+    const { token } = c.get('caller');
+    if (token !== null) limiter.take(token, c.get('ctx').now.getTime());
+    return next();
   };
 }
 
@@ -96,7 +92,8 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<Env> {
 export function validate(op: OperationSpec): MiddlewareHandler<Env> {
   return async (c, next) => {
     const request = c.req.raw;
-    const { prefixUuid, ...rawParams } = c.req.param() as Record<string, string>;
+    const rawParams = c.req.param() as Record<string, string>;
+    const prefixUuid = op.surface === 'agency' ? splitAgencyPrefix(getPath(request)).uuid : undefined;
     const rawQuery: Record<string, string> = {};
     const url = request.url;
     const q = url.indexOf('?');
@@ -133,7 +130,9 @@ function namedUuid(input: OperationInput): string | undefined {
  */
 export function resolveCompany(op: OperationSpec): MiddlewareHandler<Env> {
   return async (c, next) => {
-    const { ctx, caller, input } = c.var;
+    const ctx = c.get('ctx');
+    const caller = c.get('caller');
+    const input = c.get('input');
     let company: CompanyRecord | null = null;
     if (op.auth.kind === 'company' && op.surface !== 'agency') {
       company = await ctx.company(caller.companyUuid as string);
@@ -152,8 +151,10 @@ export function resolveCompany(op: OperationSpec): MiddlewareHandler<Env> {
 
 /** 403 when a company token acts for another company, names another company_id, or lacks the operation's scope. */
 export function authorize(op: OperationSpec): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const { caller, company, input } = c.var;
+  return (c, next) => {
+    const caller = c.get('caller');
+    const company = c.get('company');
+    const input = c.get('input');
     if (op.auth.kind === 'company') {
       if (op.surface === 'agency' && company?.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
       const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
@@ -166,14 +167,17 @@ export function authorize(op: OperationSpec): MiddlewareHandler<Env> {
     } else if (op.auth.kind === 'admin-or-company' && !caller.admin && company && company.uuid !== caller.companyUuid) {
       throw new HttpError(403, 'Forbidden: the token belongs to another company');
     }
-    await next();
+    return next();
   };
 }
 
 /** Runs the operation's handler (once per Idempotency-Key, a retry answering as the first request did) and answers. */
 export function run(op: OperationSpec, handler: Handler): MiddlewareHandler<Env> {
   return async (c) => {
-    const { ctx, caller, input, company } = c.var;
+    const ctx = c.get('ctx');
+    const caller = c.get('caller');
+    const input = c.get('input');
+    const company = c.get('company');
     const request = c.req.raw;
     const idempotencyKey = op.method === 'get' ? undefined : (request.headers.get('idempotency-key') ?? undefined);
     const execute = () => handler({ params: input.params, query: input.query, body: input.body, company, ctx });
