@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../src/campaigns/channel.ts';
 import { createScheduler } from '../src/campaigns/scheduler.ts';
 import { createManualClock } from '../src/clock.ts';
+import { importCustomers } from '../src/domain/customers.ts';
 import { createSeededIds } from '../src/ids.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import type { CampaignRecord, CompanyRecord, Store } from '../src/store/types.ts';
@@ -59,7 +60,8 @@ for (const kind of ['memory', 'pglite'] as const) {
       const ids = createSeededIds(`${kind}-${n++}`);
       const company: CompanyRecord = { uuid: ids.uuid(), company_id: `RUN${n}${kind}`, name: 'Runner', timezone: 'UTC', created_at: clock.now().toISOString() };
       await store.createCompany(company);
-      await store.importCustomers(
+      await importCustomers(
+        store,
         { newId: ids.newId, now: clock.now().toISOString() },
         company.uuid,
         Array.from({ length: customers }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` })),
@@ -171,7 +173,8 @@ describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process
     const ids = createSeededIds('pg-runs');
     const company: CompanyRecord = { uuid: ids.uuid(), company_id: 'RUNPG', name: 'Runner', timezone: 'UTC', created_at: clock.now().toISOString() };
     await s1.createCompany(company);
-    await s1.importCustomers(
+    await importCustomers(
+      s1,
       { newId: ids.newId, now: clock.now().toISOString() },
       company.uuid,
       Array.from({ length: 50 }, (_, i) => ({ phoneNumber: `+1415556${String(i).padStart(4, '0')}`, firstName: `P${i}` })),

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { upsertOrder } from '../src/domain/orders.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import type { CompanyRecord, EndpointRecord, Store } from '../src/store/types.ts';
 import { createDispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.ts';
@@ -34,7 +35,7 @@ async function setup(store: Store, endpoint: Partial<EndpointRecord> & { url: st
   const dispatcher = createDispatcher({ store, allowPrivate: true, retrySchedule: [0, 0.05, 0.05], jitter: 0, pollIntervalMs: 50, ...opts });
   await dispatcher.start();
   cleanups.push(() => dispatcher.stop(1000));
-  const addOrder = (id: string, extra: Record<string, unknown> = {}) => store.upsertOrder(ctx(), company, id, { ...order, ...extra });
+  const addOrder = (id: string, extra: Record<string, unknown> = {}) => upsertOrder(store, ctx(), company, id, { ...order, ...extra });
   const deliveries = async () => (await store.listDeliveries(company.uuid, ep.id, { page: 1, limit: 100 })).items;
   return { company, ep, dispatcher, addOrder, deliveries };
 }

@@ -1,3 +1,4 @@
+import { importCustomers } from '../domain/customers.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination } from '../http/present.ts';
 import { StoreConflictError } from '../store/types.ts';
@@ -69,7 +70,7 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
   },
 
   async importCustomers({ company, body, ctx }) {
-    const result = await ctx.store.importCustomers(ctx.write, company.uuid, body.customers);
+    const result = await importCustomers(ctx.store, ctx.write, company.uuid, body.customers);
     return { status: 200, body: { success: true, message: 'Customers imported.', data: result } };
   },
 };

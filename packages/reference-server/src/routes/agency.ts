@@ -1,22 +1,18 @@
-import type { CampaignStatus } from '@engagekit/contract';
-import { campaignStatuses } from '@engagekit/contract';
-import { nextRecurringRun } from '../domain/schedule.ts';
+import { createCampaign, releaseAbandonedRuns } from '../domain/campaigns.ts';
+import { syncCustomers } from '../domain/customers.ts';
+import { buildReport } from '../domain/reports.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination, presentCampaign, presentCustomer } from '../http/present.ts';
 import { StoreConflictError } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
-
-/** How many campaigns the report details, newest first. */
-export const REPORT_DETAIL_LIMIT = 100;
 
 /** The seven agency operations. */
 export const agencyHandlers: HandlersFor<
   'sync' | 'submitTemplate' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
 > = {
   async sync({ company, ctx }) {
-    const customers = await ctx.store.syncCustomers(ctx.write, company.uuid);
-    // A run whose runner died shows `scheduled` again at once (the scheduler resumes it).
-    const released = await ctx.store.releaseExpiredCampaignClaims(company.uuid, ctx.write.now);
+    const customers = await syncCustomers(ctx.store, ctx.write, company.uuid);
+    const released = await releaseAbandonedRuns(ctx.store, company.uuid, ctx.write.now);
     const byStatus = await ctx.store.countCampaignsByStatus(company.uuid);
     const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
     return {
@@ -43,23 +39,8 @@ export const agencyHandlers: HandlersFor<
   },
 
   async createCampaign({ company, body, ctx }) {
-    const schedule = new Date(body.schedule);
-    const nextRun = body.schedule_type === 'once' ? schedule : nextRecurringRun(body.days ?? {}, company.timezone, schedule);
     try {
-      const campaign = await ctx.store.createCampaign({
-        id: ctx.write.newId('cmp'),
-        company_uuid: company.uuid,
-        name: body.name,
-        status: 'scheduled',
-        schedule_type: body.schedule_type,
-        schedule: schedule.toISOString(),
-        days: body.schedule_type === 'recurring' ? (body.days ?? null) : null,
-        template_payload: body.template_payload,
-        endDate: null,
-        next_run_at: nextRun ? nextRun.toISOString() : null,
-        created_at: ctx.write.now,
-        updated_at: ctx.write.now,
-      });
+      const campaign = await createCampaign(ctx.store, ctx.write, company, body);
       return { status: 201, body: { success: true, message: 'Campaign created successfully.', data: presentCampaign(campaign) } };
     } catch (e) {
       if (e instanceof StoreConflictError) {
@@ -104,39 +85,8 @@ export const agencyHandlers: HandlersFor<
   },
 
   async reportingCampaign({ company, ctx }) {
-    const customers = await ctx.store.listCustomers(company.uuid, { page: 1, limit: 1 });
-    if (customers.total === 0) throw new HttpError(404, 'Users not found with the provided uuid');
-    const counts = await ctx.store.countCampaignsByStatus(company.uuid);
-    const by_status = Object.fromEntries(campaignStatuses.map((s) => [s, counts[s] ?? 0])) as Record<CampaignStatus, number>;
-    const total = Object.values(by_status).reduce((a, b) => a + b, 0);
-    const orders = await ctx.store.orderTotals(company.uuid);
-    // The newest campaigns, up to REPORT_DETAIL_LIMIT: the last page(s) of the oldest-first list.
-    const lastPage = Math.max(1, Math.ceil(total / REPORT_DETAIL_LIMIT));
-    const recent = [
-      ...(lastPage > 1 ? (await ctx.store.listCampaigns(company.uuid, { page: lastPage - 1, limit: REPORT_DETAIL_LIMIT })).items : []),
-      ...(await ctx.store.listCampaigns(company.uuid, { page: lastPage, limit: REPORT_DETAIL_LIMIT })).items,
-    ]
-      .slice(-REPORT_DETAIL_LIMIT)
-      .reverse();
-    const messages = await ctx.store.messageTotals(company.uuid);
-    const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: 'Report retrieved successfully.',
-        data: {
-          campaigns: { total, by_status },
-          messages: messages.company,
-          customers: { total: customers.total },
-          orders,
-          campaigns_detail: recent.map((c) => {
-            const { runs, last_run_at, ...counts } = messages.campaigns.get(c.id) ?? none;
-            return { id: c.id, name: c.name, status: c.status, runs, last_run_at, messages: counts };
-          }),
-          generated_at: ctx.write.now,
-        },
-      },
-    };
+    const report = await buildReport(ctx.store, company.uuid, ctx.write.now);
+    if (!report) throw new HttpError(404, 'Users not found with the provided uuid');
+    return { status: 200, body: { success: true, message: 'Report retrieved successfully.', data: report } };
   },
 };

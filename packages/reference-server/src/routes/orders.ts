@@ -1,3 +1,4 @@
+import { updateOrder, upsertOrder } from '../domain/orders.ts';
 import { HttpError } from '../http/errors.ts';
 import { presentOrder } from '../http/present.ts';
 import type { OrderFields } from '../store/types.ts';
@@ -12,14 +13,14 @@ function fieldsOf(body: Record<string, unknown>): OrderFields {
 /** addOrder (upsert) and updateOrder. The token's company is checked against `company_id` before these run. */
 export const orderHandlers: HandlersFor<'addOrder' | 'updateOrder'> = {
   async addOrder({ company, body, ctx }) {
-    const { order, created } = await ctx.store.upsertOrder(ctx.write, company, body.company_order_id, fieldsOf(body));
+    const { order, created } = await upsertOrder(ctx.store, ctx.write, company, body.company_order_id, fieldsOf(body));
     return created
       ? { status: 201, body: { success: true, message: 'Order created successfully.', data: presentOrder(order) } }
       : { status: 200, body: { success: true, message: 'Order updated successfully.', data: presentOrder(order) } };
   },
 
   async updateOrder({ company, params, body, ctx }) {
-    const result = await ctx.store.updateOrder(ctx.write, company, params.orderId, fieldsOf(body));
+    const result = await updateOrder(ctx.store, ctx.write, company, params.orderId, fieldsOf(body));
     if (!result)
       throw new HttpError(404, `No order ${params.orderId} in company ${company.company_id}`, {
         issues: [{ path: 'orderId', message: 'no such order in this company' }],

@@ -1,10 +1,10 @@
-import type { EventType, Order } from '@engagekit/contract';
 import type { RequestContext } from '../context.ts';
 import { newWebhookSecret } from '../domain/secrets.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
+import { deliverTo, testEvent } from '../domain/webhooks.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination, presentDelivery, presentEndpoint } from '../http/present.ts';
-import type { CompanyRecord, EndpointRecord, EventRecord } from '../store/types.ts';
+import type { CompanyRecord, EndpointRecord } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
 async function checkTarget(url: string, ctx: RequestContext) {
@@ -16,43 +16,6 @@ async function endpointOr404(ctx: RequestContext, company: CompanyRecord, id: st
   const endpoint = await ctx.store.getEndpoint(company.uuid, id);
   if (!endpoint) throw new HttpError(404, `No webhook endpoint ${id} in this company`, { issues: [{ path: 'id', message: 'no such webhook endpoint' }] });
   return endpoint;
-}
-
-/** A sample order for test events. */
-function sampleOrder(company: CompanyRecord, now: string): Order {
-  return {
-    id: 'ord_test',
-    company_id: company.company_id,
-    company_order_id: 'TEST-ORDER',
-    totalAmount: 1500.75,
-    firstName: 'Test',
-    lastName: 'Customer',
-    phoneNumber: '+10000000000',
-    email: null,
-    postalCode: '56789',
-    streetAddress1: '123 Main Street',
-    streetAddress2: null,
-    city: null,
-    state: null,
-    specialInstructions: null,
-    products: [{ product_id: '101', quantity: 1, price: 1500.75 }],
-    billingStreetAddress1: null,
-    billingStreetAddress2: null,
-    billingCity: null,
-    billingState: null,
-    billingPostalCode: null,
-    companyOrderDate: now.slice(0, 10),
-    companyOrderDueDate: null,
-    companyOrderDeliveryStatus: 'Pending',
-    companyOrderPaymentReference: null,
-    companyOrderStatus: 'Processing',
-    companyOrderDescription: 'A test event: no such order exists.',
-    company_order_other_attributes_1: null,
-    company_order_other_attributes_2: null,
-    version: 1,
-    created_at: now,
-    updated_at: now,
-  };
 }
 
 /** Webhook endpoints, secrets, test events and the delivery log. The company of `{uuid}` is resolved (404) before these run. */
@@ -136,16 +99,7 @@ export const webhookHandlers: HandlersFor<
 
   async sendTestEvent({ company, params, body, ctx }) {
     const endpoint = await endpointOr404(ctx, company, params.id);
-    const id = ctx.write.newId('evt');
-    const type: EventType = body.event_type;
-    const event: EventRecord = {
-      id,
-      company_uuid: company.uuid,
-      type,
-      payload: { id, type, created_at: ctx.write.now, data: { order: sampleOrder(company, ctx.write.now) }, test: true },
-      created_at: ctx.write.now,
-    };
-    const delivery = await ctx.store.enqueueDelivery(ctx.write, event, endpoint.id);
+    const delivery = await deliverTo(ctx.store, ctx.write, testEvent(ctx.write, company, body.event_type), endpoint.id);
     return { status: 202, body: { success: true, message: 'Test event queued.', data: presentDelivery(delivery) } };
   },
 
@@ -169,7 +123,7 @@ export const webhookHandlers: HandlersFor<
     const event = delivery && (await ctx.store.getEvent(delivery.event_id));
     if (!delivery || !event)
       throw new HttpError(404, `No delivery ${params.deliveryId} for this endpoint`, { issues: [{ path: 'deliveryId', message: 'no such delivery' }] });
-    const again = await ctx.store.enqueueDelivery(ctx.write, event, params.id);
+    const again = await deliverTo(ctx.store, ctx.write, event, params.id);
     return { status: 202, body: { success: true, message: 'Redelivery queued.', data: presentDelivery(again) } };
   },
 };

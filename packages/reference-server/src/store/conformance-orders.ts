@@ -1,315 +1,251 @@
-/** Store conformance: orders, their outbox events and deliveries, and customers. Registered by `describeStoreConformance`. */
+/**
+ * Store conformance: orders, customers, the outbox's events and transactions, as persistence (what
+ * an order write does with them is the domain's, tested in domain/orders.test.ts). Registered by
+ * `describeStoreConformance`.
+ */
 import { describe, expect, it } from 'vitest';
+import { newOrderRecord } from '../domain/orders.ts';
+import { pendingDelivery } from '../domain/webhooks.ts';
 import type { CurrentStore } from './conformance.ts';
-import { company, deliveriesOf, endpoint, orderFields, range, seedCompany, writer } from './conformance-fixtures.ts';
-import { orderSnapshot } from './shared.ts';
-import type { CustomerRecord } from './types.ts';
+import { company, deliveriesOf, endpoint, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
+import type { CompanyRecord, CustomerRecord, EventRecord, OrderFields, OrderRecord } from './types.ts';
 
 const PHONE_A = '+15550000001';
 const PHONE_B = '+15550000002';
 
-/** Registers the order and customer tests. */
-export function describeOrderConformance(store: CurrentStore, racers: number): void {
-  const customers = async (companyUuid: string) => (await store().listCustomers(companyUuid, { page: 1, limit: 100 })).items;
-  const byPhone = async (companyUuid: string, phone: string) => (await customers(companyUuid)).find((c) => c.phoneNumber === phone);
+/** An order record of `co` with the mandatory fields and any others. */
+const order = (co: CompanyRecord, id: string, companyOrderId: string, now: string, fields: OrderFields = {}): OrderRecord =>
+  newOrderRecord(id, co, companyOrderId, orderFields(fields), now);
 
+/** A customer record of `co`. */
+const customer = (co: CompanyRecord, id: string, phoneNumber: string, now: string, fields: Partial<CustomerRecord> = {}): CustomerRecord => ({
+  id,
+  company_uuid: co.uuid,
+  phoneNumber,
+  name: 'Ann Lee',
+  firstName: 'Ann',
+  lastName: 'Lee',
+  email: null,
+  source: 'orders',
+  orders_count: 1,
+  orders_amount: 100,
+  created_at: now,
+  updated_at: now,
+  ...fields,
+});
+
+/** An event of `co` for the outbox. */
+const event = (co: CompanyRecord, id: string, now: string): EventRecord => ({
+  id,
+  company_uuid: co.uuid,
+  type: 'order.created',
+  created_at: now,
+  payload: { id, type: 'order.created', created_at: now, data: { order: { id: 'ord_1' } } },
+});
+
+/** Registers the order, customer, outbox and transaction tests. */
+export function describeOrderConformance(store: CurrentStore): void {
   describe('orders', () => {
-    it('creates an order at version 1 with nulls for fields never sent', async () => {
+    it('saves an order and reads it back; saving its key again replaces it, keeping its id', async () => {
       const co = await seedCompany(store());
       const w = writer();
-      const { order, created } = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields({ lastName: undefined, city: 'Springfield' }));
-      expect(created).toBe(true);
-      expect(order).toMatchObject({
-        company_uuid: co.uuid,
-        company_id: 'CO1',
-        company_order_id: 'ORD-1',
-        version: 1,
-        firstName: 'Ann',
-        lastName: null,
-        city: 'Springfield',
-      });
-      expect(order).toMatchObject({
-        email: null,
-        products: [],
-        company_order_other_attributes_1: null,
-        companyOrderDate: null,
-        created_at: w.ctx.now,
-        updated_at: w.ctx.now,
-      });
-      expect(await store().getOrder(co.uuid, 'ORD-1')).toEqual(order);
+      const first = order(co, 'ord_1', 'ORD-1', w.ctx.now, { city: 'Springfield', products: [{ product_id: '101', quantity: 2, price: 500 }] });
+      await store().saveOrder(first);
+      expect(await store().getOrder(co.uuid, 'ORD-1')).toEqual(first);
       expect(await store().getOrder(company(2).uuid, 'ORD-1')).toBeNull();
-    });
-
-    it('merges only the given fields on a second upsert and bumps the version', async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      const products = [{ product_id: '101', quantity: 2, price: 500 }];
-      const first = await store().upsertOrder(
-        w.ctx,
-        co,
-        'ORD-1',
-        orderFields({ products, companyOrderDate: '2024-11-15', company_order_other_attributes_1: { giftWrap: true } }),
-      );
       const later = w.tick();
-      const second = await store().upsertOrder(w.ctx, co, 'ORD-1', { city: 'Paris', totalAmount: 250.5, lastName: null });
-      expect(second.created).toBe(false);
-      expect(second.order).toEqual({ ...first.order, city: 'Paris', totalAmount: 250.5, lastName: null, version: 2, updated_at: later });
-      const third = await store().updateOrder(w.ctx, co, 'ORD-1', { companyOrderStatus: 'Shipped' });
-      expect(third?.order).toEqual({ ...second.order, companyOrderStatus: 'Shipped', version: 3 });
-      expect(await store().getOrder(co.uuid, 'ORD-1')).toEqual(third?.order);
+      const second = { ...first, id: 'ord_other', city: null, totalAmount: 250.5, version: 2, updated_at: later };
+      await store().saveOrder(second);
+      expect(await store().getOrder(co.uuid, 'ORD-1')).toEqual({ ...second, id: 'ord_1' });
     });
 
-    it('answers updateOrder of an unknown order with null and writes nothing', async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
-      expect(await store().updateOrder(w.ctx, co, 'ORD-404', { city: 'Paris' })).toBeNull();
-      expect(await store().getOrder(co.uuid, 'ORD-404')).toBeNull();
-      expect((await deliveriesOf(store(), co.uuid, 'wh_1')).total).toBe(0);
-      expect(await customers(co.uuid)).toEqual([]);
-    });
-
-    it('refuses to create an order without its mandatory fields', async () => {
-      const co = await seedCompany(store());
-      await expect(store().upsertOrder(writer().ctx, co, 'ORD-1', { city: 'Paris' })).rejects.toThrow(/firstName/);
-      expect(await store().getOrder(co.uuid, 'ORD-1')).toBeNull();
-    });
-
-    it('keeps orders of different companies apart and totals each exactly', async () => {
-      const a = await seedCompany(store(), 1);
-      const b = await seedCompany(store(), 2);
-      const w = writer();
-      await store().upsertOrder(w.ctx, a, 'ORD-1', orderFields({ totalAmount: 0.1 }));
-      await store().upsertOrder(w.ctx, a, 'ORD-2', orderFields({ totalAmount: 0.2, phoneNumber: PHONE_B }));
-      await store().upsertOrder(w.ctx, b, 'ORD-1', orderFields({ totalAmount: 7 }));
-      expect(await store().orderTotals(a.uuid)).toEqual({ total: 2, amount: 0.3 });
-      await store().upsertOrder(w.ctx, a, 'ORD-1', { totalAmount: 1.15 });
-      expect(await store().orderTotals(a.uuid)).toEqual({ total: 2, amount: 1.35 });
-      expect(await store().orderTotals(b.uuid)).toEqual({ total: 1, amount: 7 });
-      expect(await store().orderTotals(company(3).uuid)).toEqual({ total: 0, amount: 0 });
-    });
-
-    it("lists a company's orders oldest first, one page at a time, and no other company's", async () => {
+    it("lists a company's orders oldest first with a total, and a phone's orders", async () => {
       const co = await seedCompany(store(), 1);
       const other = await seedCompany(store(), 2);
       const w = writer();
-      for (const id of ['ORD-B', 'ORD-A', 'ORD-C']) {
-        await store().upsertOrder(w.ctx, co, id, orderFields());
+      for (const [id, key, phoneNumber] of [
+        ['ord_3', 'ORD-B', PHONE_A],
+        ['ord_1', 'ORD-A', PHONE_B],
+        ['ord_2', 'ORD-C', PHONE_A],
+      ] as const) {
+        await store().saveOrder(order(co, id, key, w.ctx.now, { phoneNumber }));
         w.tick();
       }
-      await store().upsertOrder(w.ctx, other, 'ORD-X', orderFields());
-      // An update keeps the order's place.
-      await store().updateOrder(w.ctx, co, 'ORD-B', { city: 'Paris' });
+      await store().saveOrder(order(other, 'ord_x', 'ORD-X', w.ctx.now));
       const first = await store().listOrders(co.uuid, { page: 1, limit: 2 });
       expect(first.total).toBe(3);
       expect(first.items.map((o) => o.company_order_id)).toEqual(['ORD-B', 'ORD-A']);
-      expect(first.items[0]?.city).toBe('Paris');
       expect((await store().listOrders(co.uuid, { page: 2, limit: 2 })).items.map((o) => o.company_order_id)).toEqual(['ORD-C']);
       expect(await store().listOrders(company(3).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
+      expect((await store().listOrdersByPhone(co.uuid, PHONE_A)).map((o) => o.company_order_id).sort()).toEqual(['ORD-B', 'ORD-C']);
+      expect(await store().listOrdersByPhone(other.uuid, PHONE_B)).toEqual([]);
     });
 
-    it(`leaves one order and one created: true after ${racers} simultaneous upserts of one key`, async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      const results = await Promise.all(range(racers).map((i) => store().upsertOrder(w.ctx, co, 'ORD-RACE', orderFields({ totalAmount: i }))));
-      expect(results.filter((r) => r.created)).toHaveLength(1);
-      expect(new Set(results.map((r) => r.order.id)).size).toBe(1);
-      expect(results.map((r) => r.order.version).sort((x, y) => x - y)).toEqual(range(racers).map((i) => i + 1));
-      expect(results.map((r) => r.event.type).sort()).toEqual(['order.created', ...Array(racers - 1).fill('order.updated')]);
-      const stored = await store().getOrder(co.uuid, 'ORD-RACE');
-      expect(stored?.version).toBe(racers);
-      expect(await store().orderTotals(co.uuid)).toEqual({ total: 1, amount: stored?.totalAmount });
-      expect(await customers(co.uuid)).toMatchObject([{ phoneNumber: PHONE_A, orders_count: 1, orders_amount: stored?.totalAmount }]);
-    });
-
-    it(`counts every order when ${racers} simultaneous orders name one phone`, async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      await Promise.all(range(racers).map((i) => store().upsertOrder(w.ctx, co, `ORD-${i}`, orderFields({ totalAmount: 0.1 }))));
-      expect(await customers(co.uuid)).toMatchObject([{ phoneNumber: PHONE_A, orders_count: racers, orders_amount: racers / 10 }]);
-    });
-  });
-
-  describe('outbox', () => {
-    async function setup() {
-      const co = await seedCompany(store(), 1);
-      const other = await seedCompany(store(), 2);
-      const w = writer();
-      const now = w.ctx.now;
-      await store().createEndpoint(endpoint(co.uuid, 'wh_all', now));
-      await store().createEndpoint(endpoint(co.uuid, 'wh_created', now, { events: ['order.created'] }));
-      await store().createEndpoint(endpoint(co.uuid, 'wh_updated', now, { events: ['order.updated'] }));
-      await store().createEndpoint(endpoint(co.uuid, 'wh_disabled', now, { enabled: false, disabled_reason: 'receiver answered 410' }));
-      await store().createEndpoint(endpoint(other.uuid, 'wh_other', now));
-      const counts = async () =>
-        Object.fromEntries(
-          await Promise.all(['wh_all', 'wh_created', 'wh_updated', 'wh_disabled'].map(async (id) => [id, (await deliveriesOf(store(), co.uuid, id)).total])),
-        );
-      return { co, other, w, counts };
-    }
-
-    it('writes an order.created event with the order snapshot, and a pending delivery per subscribed, enabled endpoint', async () => {
-      const { co, other, w, counts } = await setup();
-      const { order, event } = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
-      expect(event).toEqual({
-        id: event.id,
-        company_uuid: co.uuid,
-        type: 'order.created',
-        created_at: w.ctx.now,
-        payload: { id: event.id, type: 'order.created', created_at: w.ctx.now, data: { order: orderSnapshot(order) } },
-      });
-      expect(await store().getEvent(event.id)).toEqual(event);
-      expect(await counts()).toEqual({ wh_all: 1, wh_created: 1, wh_updated: 0, wh_disabled: 0 });
-      expect((await deliveriesOf(store(), other.uuid, 'wh_other')).total).toBe(0);
-      const [delivery] = (await deliveriesOf(store(), co.uuid, 'wh_all')).items;
-      expect(delivery).toEqual({
-        id: delivery?.id,
-        company_uuid: co.uuid,
-        endpoint_id: 'wh_all',
-        event_id: event.id,
-        event_type: 'order.created',
-        status: 'pending',
-        attempt_count: 0,
-        next_attempt_at: w.ctx.now,
-        created_at: w.ctx.now,
-        attempts: [],
-      });
-    });
-
-    it('writes order.updated events on updates, each with its own snapshot', async () => {
-      const { co, w, counts } = await setup();
-      const created = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
-      w.tick();
-      const updated = await store().updateOrder(w.ctx, co, 'ORD-1', { city: 'Paris' });
-      expect(updated?.event.type).toBe('order.updated');
-      expect(updated?.event.payload).toMatchObject({ type: 'order.updated', data: { order: { city: 'Paris', version: 2 } } });
-      expect((await store().getEvent(created.event.id))?.payload).toMatchObject({ data: { order: { city: null, version: 1 } } });
-      expect(await counts()).toEqual({ wh_all: 2, wh_created: 1, wh_updated: 1, wh_disabled: 0 });
-    });
-
-    it("lists a company's events oldest first, whether or not an endpoint got them, and no other company's", async () => {
-      const { co, other, w } = await setup();
-      const created = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
-      w.tick();
-      const updated = await store().updateOrder(w.ctx, co, 'ORD-1', { city: 'Paris' });
-      await store().upsertOrder(w.ctx, other, 'ORD-2', orderFields());
-      const listed = await store().listEvents(co.uuid, { page: 1, limit: 10 });
-      expect(listed).toEqual({ items: [created.event, updated?.event], total: 2 });
-      expect((await store().listEvents(co.uuid, { page: 2, limit: 1 })).items).toEqual([updated?.event]);
+    it('totals the amounts of a company exactly', async () => {
+      const a = await seedCompany(store(), 1);
+      const b = await seedCompany(store(), 2);
+      const now = writer().ctx.now;
+      await store().saveOrder(order(a, 'ord_1', 'ORD-1', now, { totalAmount: 0.1 }));
+      await store().saveOrder(order(a, 'ord_2', 'ORD-2', now, { totalAmount: 0.2 }));
+      await store().saveOrder(order(b, 'ord_3', 'ORD-1', now, { totalAmount: 7 }));
+      expect(await store().orderTotals(a.uuid)).toEqual({ total: 2, amount: 0.3 });
+      await store().saveOrder(order(a, 'ord_1', 'ORD-1', now, { totalAmount: 1.15 }));
+      expect(await store().orderTotals(a.uuid)).toEqual({ total: 2, amount: 1.35 });
+      expect(await store().orderTotals(company(3).uuid)).toEqual({ total: 0, amount: 0 });
     });
   });
 
   describe('customers', () => {
-    it('derives one customer per phone: names from the latest updated order, count and exact amount of all', async () => {
+    it('saves customers and reads them by phone; saving one again replaces it, keeping its id and created_at', async () => {
       const co = await seedCompany(store());
       const w = writer();
-      await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 0.1, firstName: 'Ann', lastName: 'Lee' }));
-      w.tick();
-      await store().upsertOrder(w.ctx, co, 'ORD-2', orderFields({ totalAmount: 0.2, firstName: 'Annie', lastName: undefined, email: 'annie@example.com' }));
-      expect(await customers(co.uuid)).toMatchObject([
-        {
-          phoneNumber: PHONE_A,
-          name: 'Annie',
-          firstName: 'Annie',
-          lastName: null,
-          email: 'annie@example.com',
-          source: 'orders',
-          orders_count: 2,
-          orders_amount: 0.3,
-        },
+      const first = w.ctx.now;
+      await store().saveCustomers([
+        customer(co, 'cus_1', PHONE_A, first),
+        customer(co, 'cus_2', PHONE_B, first, { source: 'import', orders_count: 0, orders_amount: 0 }),
       ]);
-      w.tick();
-      await store().updateOrder(w.ctx, co, 'ORD-1', { totalAmount: 1 });
-      expect(await byPhone(co.uuid, PHONE_A)).toMatchObject({
-        name: 'Ann Lee',
-        firstName: 'Ann',
-        lastName: 'Lee',
-        email: null,
-        orders_count: 2,
-        orders_amount: 1.2,
-        updated_at: w.ctx.now,
-      });
+      expect((await store().getCustomers(co.uuid, [PHONE_B, PHONE_A, '+15550000009'])).sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([
+        customer(co, 'cus_1', PHONE_A, first),
+        customer(co, 'cus_2', PHONE_B, first, { source: 'import', orders_count: 0, orders_amount: 0 }),
+      ]);
+      const later = w.tick();
+      await store().saveCustomers([
+        customer(co, 'cus_other', PHONE_A, later, { name: 'Annie', firstName: 'Annie', lastName: null, orders_count: 2, orders_amount: 0.3 }),
+      ]);
+      expect(await store().getCustomers(co.uuid, [PHONE_A])).toEqual([
+        customer(co, 'cus_1', PHONE_A, first, { name: 'Annie', firstName: 'Annie', lastName: null, orders_count: 2, orders_amount: 0.3, updated_at: later }),
+      ]);
+      expect(await store().getCustomers(company(2).uuid, [PHONE_A])).toEqual([]);
     });
 
-    it('recounts both customers when an order changes phone, and sync removes the one left without orders', async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 10 }));
-      await store().upsertOrder(w.ctx, co, 'ORD-1', { phoneNumber: PHONE_B, firstName: 'Bob', lastName: 'Ray' });
-      expect(await byPhone(co.uuid, PHONE_A)).toMatchObject({ orders_count: 0, orders_amount: 0 });
-      expect(await byPhone(co.uuid, PHONE_B)).toMatchObject({ name: 'Bob Ray', orders_count: 1, orders_amount: 10, source: 'orders' });
-      expect(await store().syncCustomers(w.ctx, co.uuid)).toEqual({ total: 1, created: 0, updated: 0, removed: 1 });
-      expect((await customers(co.uuid)).map((c) => c.phoneNumber)).toEqual([PHONE_B]);
-    });
-
-    it('imports customers, counting created and updated ones (repeats in one batch included)', async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      const result = await store().importCustomers(w.ctx, co.uuid, [
-        { phoneNumber: PHONE_A, firstName: 'Asha', lastName: 'Rao', email: 'asha@example.com' },
-        { phoneNumber: PHONE_B, firstName: 'Bo' },
-        { phoneNumber: PHONE_B, firstName: 'Bodil', lastName: 'Berg' },
-      ]);
-      expect(result).toEqual({ created: 2, updated: 1 });
-      expect(await customers(co.uuid)).toMatchObject([
-        { phoneNumber: PHONE_A, name: 'Asha Rao', email: 'asha@example.com', source: 'import', orders_count: 0, orders_amount: 0 },
-        { phoneNumber: PHONE_B, name: 'Bodil Berg', firstName: 'Bodil', lastName: 'Berg', email: null, source: 'import' },
-      ]);
-      w.tick();
-      expect(await store().importCustomers(w.ctx, co.uuid, [{ phoneNumber: PHONE_A, firstName: 'Asha' }])).toEqual({ created: 0, updated: 1 });
-      expect(await byPhone(co.uuid, PHONE_A)).toMatchObject({ name: 'Asha', lastName: null, email: null, updated_at: w.ctx.now });
-    });
-
-    it('turns an imported customer into an orders customer when an order names its phone, keeping id and created_at', async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      await store().importCustomers(w.ctx, co.uuid, [{ phoneNumber: PHONE_A, firstName: 'Asha' }]);
-      const imported = (await byPhone(co.uuid, PHONE_A)) as CustomerRecord;
-      w.tick();
-      await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 5 }));
-      expect(await byPhone(co.uuid, PHONE_A)).toEqual({
-        ...imported,
-        name: 'Ann Lee',
-        firstName: 'Ann',
-        lastName: 'Lee',
-        source: 'orders',
-        orders_count: 1,
-        orders_amount: 5,
-        updated_at: w.ctx.now,
-      });
-    });
-
-    it("keeps an orders customer's source and counts on import; sync derives its names from orders again", async () => {
-      const co = await seedCompany(store());
-      const w = writer();
-      await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 5 }));
-      await store().importCustomers(w.ctx, co.uuid, [
-        { phoneNumber: PHONE_A, firstName: 'Imported' },
-        { phoneNumber: PHONE_B, firstName: 'Only', lastName: 'Imported' },
-      ]);
-      expect(await byPhone(co.uuid, PHONE_A)).toMatchObject({ name: 'Imported', source: 'orders', orders_count: 1, orders_amount: 5 });
-      expect(await store().syncCustomers(w.ctx, co.uuid)).toEqual({ total: 2, created: 0, updated: 1, removed: 0 });
-      expect(await byPhone(co.uuid, PHONE_A)).toMatchObject({ name: 'Ann Lee', source: 'orders', orders_count: 1 });
-      expect(await byPhone(co.uuid, PHONE_B)).toMatchObject({ name: 'Only Imported', source: 'import' });
-      expect(await store().syncCustomers(w.ctx, co.uuid)).toEqual({ total: 2, created: 0, updated: 0, removed: 0 });
+    it('deletes customers by id, within their company only', async () => {
+      const a = await seedCompany(store(), 1);
+      const b = await seedCompany(store(), 2);
+      const now = writer().ctx.now;
+      await store().saveCustomers([customer(a, 'cus_1', PHONE_A, now), customer(a, 'cus_2', PHONE_B, now)]);
+      await store().saveCustomers([customer(b, 'cus_3', PHONE_A, now)]);
+      await store().deleteCustomers(b.uuid, ['cus_1']);
+      await store().deleteCustomers(a.uuid, ['cus_1', 'cus_3']);
+      expect((await store().listCustomers(a.uuid, { page: 1, limit: 10 })).items.map((c) => c.id)).toEqual(['cus_2']);
+      expect((await store().listCustomers(b.uuid, { page: 1, limit: 10 })).items.map((c) => c.id)).toEqual(['cus_3']);
     });
 
     it('lists customers oldest first, then by id, one page at a time', async () => {
       const co = await seedCompany(store());
       const w = writer();
-      // Same time, ids handed out in reverse order: the ids decide.
-      await store().importCustomers(
-        w.withIds('cus_c', 'cus_b', 'cus_a'),
-        co.uuid,
-        ['+15550000010', '+15550000011', '+15550000012'].map((phoneNumber) => ({ phoneNumber, firstName: 'X' })),
-      );
-      w.tick();
-      await store().importCustomers(w.withIds('cus_0'), co.uuid, [{ phoneNumber: '+15550000013', firstName: 'Y' }]);
-      const first = await store().listCustomers(co.uuid, { page: 1, limit: 3 });
-      expect(first.total).toBe(4);
-      expect(first.items.map((c) => c.id)).toEqual(['cus_a', 'cus_b', 'cus_c']);
+      const first = w.ctx.now;
+      // Same time, ids in reverse order of the phones: the ids decide.
+      await store().saveCustomers([
+        customer(co, 'cus_c', '+15550000010', first),
+        customer(co, 'cus_b', '+15550000011', first),
+        customer(co, 'cus_a', '+15550000012', first),
+      ]);
+      await store().saveCustomers([customer(co, 'cus_0', '+15550000013', w.tick())]);
+      const page1 = await store().listCustomers(co.uuid, { page: 1, limit: 3 });
+      expect(page1.total).toBe(4);
+      expect(page1.items.map((c) => c.id)).toEqual(['cus_a', 'cus_b', 'cus_c']);
       expect((await store().listCustomers(co.uuid, { page: 2, limit: 3 })).items.map((c) => c.id)).toEqual(['cus_0']);
       expect(await store().listCustomers(company(2).uuid, { page: 1, limit: 3 })).toEqual({ items: [], total: 0 });
+    });
+  });
+
+  describe('outbox', () => {
+    it("appends an event once (a second append of its id changes nothing) and lists a company's events oldest first", async () => {
+      const co = await seedCompany(store(), 1);
+      const other = await seedCompany(store(), 2);
+      const w = writer();
+      const first = event(co, 'evt_2', w.ctx.now);
+      await store().appendEvent(first);
+      await store().appendEvent({ ...first, payload: { changed: true } });
+      const second = event(co, 'evt_1', w.tick());
+      await store().appendEvent(second);
+      await store().appendEvent(event(other, 'evt_3', w.ctx.now));
+      expect(await store().getEvent('evt_2')).toEqual(first);
+      expect(await store().listEvents(co.uuid, { page: 1, limit: 10 })).toEqual({ items: [first, second], total: 2 });
+      expect((await store().listEvents(co.uuid, { page: 2, limit: 1 })).items).toEqual([second]);
+    });
+
+    it('adds pending deliveries of an event, each read back as added', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      await store().createEndpoint(endpoint(co.uuid, 'wh_2', w.ctx.now));
+      const evt = event(co, 'evt_1', w.ctx.now);
+      await store().appendEvent(evt);
+      const added = [pendingDelivery(w.ctx, evt, 'wh_1'), pendingDelivery(w.ctx, evt, 'wh_2')];
+      await store().addDeliveries(added);
+      expect((await deliveriesOf(store(), co.uuid, 'wh_1')).items).toEqual([added[0]]);
+      expect(await store().getDelivery(co.uuid, 'wh_2', added[1]?.id ?? '')).toEqual(added[1]);
+    });
+  });
+
+  describe('transactions', () => {
+    it('commits the writes of a transaction, and gives its result', async () => {
+      const co = await seedCompany(store());
+      const now = writer().ctx.now;
+      const result = await store().transaction(async (tx) => {
+        await tx.lock([`orders:${co.uuid}`], 'exclusive');
+        await tx.saveOrder(order(co, 'ord_1', 'ORD-1', now));
+        await tx.saveCustomers([customer(co, 'cus_1', PHONE_A, now)]);
+        return 'done';
+      });
+      expect(result).toBe('done');
+      expect(await store().getOrder(co.uuid, 'ORD-1')).not.toBeNull();
+      expect(await store().getCustomers(co.uuid, [PHONE_A])).toHaveLength(1);
+    });
+
+    it('undoes every write of a transaction that throws, and rethrows', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      const now = w.ctx.now;
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', now));
+      await store().saveOrder(order(co, 'ord_1', 'ORD-1', now, { city: 'Before' }));
+      await store().saveCustomers([customer(co, 'cus_1', PHONE_A, now), customer(co, 'cus_2', PHONE_B, now)]);
+      const boom = new Error('boom');
+      const error = await store()
+        .transaction(async (tx) => {
+          await tx.saveOrder(order(co, 'ord_1', 'ORD-1', now, { city: 'After' }));
+          await tx.saveOrder(order(co, 'ord_2', 'ORD-2', now));
+          await tx.saveCustomers([customer(co, 'cus_1', PHONE_A, now, { name: 'Changed' }), customer(co, 'cus_3', '+15550000003', now)]);
+          await tx.deleteCustomers(co.uuid, ['cus_2']);
+          const evt = event(co, 'evt_1', now);
+          await tx.appendEvent(evt);
+          await tx.addDeliveries([pendingDelivery(w.ctx, evt, 'wh_1')]);
+          throw boom;
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBe(boom);
+      expect((await store().getOrder(co.uuid, 'ORD-1'))?.city).toBe('Before');
+      expect(await store().getOrder(co.uuid, 'ORD-2')).toBeNull();
+      expect(await store().orderTotals(co.uuid)).toEqual({ total: 1, amount: 100 });
+      expect((await store().listCustomers(co.uuid, { page: 1, limit: 10 })).items).toEqual([
+        customer(co, 'cus_1', PHONE_A, now),
+        customer(co, 'cus_2', PHONE_B, now),
+      ]);
+      expect(await store().getEvent('evt_1')).toBeNull();
+      expect((await deliveriesOf(store(), co.uuid, 'wh_1')).total).toBe(0);
+      expect(await store().nextDeliveryDue()).toBeNull();
+    });
+
+    it('holds a lock until the transaction that took it ends: read-modify-writes under one lock lose nothing', async () => {
+      const co = await seedCompany(store());
+      const now = writer().ctx.now;
+      await store().saveOrder(order(co, 'ord_1', 'ORD-1', now));
+      // Each reads the version and writes it plus one: without the lock, concurrent ones would read the same version.
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store().transaction(async (tx) => {
+            await tx.lock(['the-key'], 'exclusive');
+            const current = (await tx.getOrder(co.uuid, 'ORD-1')) as OrderRecord;
+            await tx.saveOrder({ ...current, version: current.version + 1 });
+          }),
+        ),
+      );
+      expect((await store().getOrder(co.uuid, 'ORD-1'))?.version).toBe(11);
+    });
+
+    it('refuses a lock outside a transaction', async () => {
+      await expect(store().lock(['the-key'], 'exclusive')).rejects.toThrow(/transaction/);
     });
   });
 }

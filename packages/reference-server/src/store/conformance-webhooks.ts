@@ -1,11 +1,30 @@
 /** Store conformance: webhook endpoints and deliveries. Registered by `describeStoreConformance`. */
 import { describe, expect, it } from 'vitest';
+import { pendingDelivery } from '../domain/webhooks.ts';
 import type { CurrentStore } from './conformance.ts';
-import { company, deliveriesOf, endpoint, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
-import type { EventRecord } from './types.ts';
+import { company, deliveriesOf, endpoint, seedCompany, writer } from './conformance-fixtures.ts';
+import type { DeliveryRecord, EventRecord, WriteContext } from './types.ts';
+
+function testEvent(companyUuid: string, id: string, now: string): EventRecord {
+  return {
+    id,
+    company_uuid: companyUuid,
+    type: 'order.created',
+    created_at: now,
+    payload: { id, type: 'order.created', created_at: now, test: true, data: { order: {} } },
+  };
+}
 
 /** Registers the webhook endpoint and delivery tests. */
 export function describeWebhookConformance(store: CurrentStore): void {
+  /** Appends the event (a second time changes nothing) and adds a pending delivery of it to one endpoint. */
+  async function enqueue(write: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord> {
+    const delivery = pendingDelivery(write, event, endpointId);
+    await store().appendEvent(event);
+    await store().addDeliveries([delivery]);
+    return delivery;
+  }
+
   describe('webhook endpoints', () => {
     it('creates, reads and lists endpoints oldest first, then by id', async () => {
       const co = await seedCompany(store());
@@ -20,6 +39,8 @@ export function describeWebhookConformance(store: CurrentStore): void {
       const first = await store().listEndpoints(co.uuid, { page: 1, limit: 2 });
       expect(first).toEqual({ items: [b, c], total: 3 });
       expect((await store().listEndpoints(co.uuid, { page: 2, limit: 2 })).items).toEqual([later]);
+      expect(await store().allEndpoints(co.uuid)).toEqual([b, c, later]);
+      expect(await store().allEndpoints(company(2).uuid)).toEqual([]);
     });
 
     it('updates only the given fields', async () => {
@@ -50,12 +71,13 @@ export function describeWebhookConformance(store: CurrentStore): void {
       const w = writer();
       await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
       await store().createEndpoint(endpoint(co.uuid, 'wh_2', w.ctx.now));
-      const { event } = await store().upsertOrder(w.ctx, co, 'ORD-1', orderFields());
-      const [delivery] = (await deliveriesOf(store(), co.uuid, 'wh_1')).items;
+      const event = testEvent(co.uuid, 'evt_1', w.ctx.now);
+      const delivery = await enqueue(w.ctx, event, 'wh_1');
+      await enqueue(w.ctx, event, 'wh_2');
       expect(await store().deleteEndpoint(company(2).uuid, 'wh_1')).toBe(false);
       expect(await store().deleteEndpoint(co.uuid, 'wh_1')).toBe(true);
       expect(await store().getEndpoint(co.uuid, 'wh_1')).toBeNull();
-      expect(await store().getDelivery(co.uuid, 'wh_1', delivery?.id ?? '')).toBeNull();
+      expect(await store().getDelivery(co.uuid, 'wh_1', delivery.id)).toBeNull();
       expect(await deliveriesOf(store(), co.uuid, 'wh_1')).toEqual({ items: [], total: 0 });
       expect((await deliveriesOf(store(), co.uuid, 'wh_2')).total).toBe(1);
       expect(await store().getEvent(event.id)).toEqual(event);
@@ -65,22 +87,12 @@ export function describeWebhookConformance(store: CurrentStore): void {
   });
 
   describe('deliveries', () => {
-    function testEvent(companyUuid: string, id: string, now: string): EventRecord {
-      return {
-        id,
-        company_uuid: companyUuid,
-        type: 'order.created',
-        created_at: now,
-        payload: { id, type: 'order.created', created_at: now, test: true, data: { order: {} } },
-      };
-    }
-
-    it('enqueues an event and a pending delivery; redelivery adds a delivery, not an event', async () => {
+    it('keeps an event and its pending delivery; a second delivery of the event adds a delivery, not an event', async () => {
       const co = await seedCompany(store());
       const w = writer();
       await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
       const event = testEvent(co.uuid, 'evt_test', w.ctx.now);
-      const first = await store().enqueueDelivery(w.ctx, event, 'wh_1');
+      const first = await enqueue(w.ctx, event, 'wh_1');
       expect(first).toEqual({
         id: first.id,
         company_uuid: co.uuid,
@@ -95,7 +107,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
       });
       expect(await store().getEvent('evt_test')).toEqual(event);
       w.tick();
-      const again = await store().enqueueDelivery(w.ctx, { ...event, payload: { changed: true } }, 'wh_1');
+      const again = await enqueue(w.ctx, { ...event, payload: { changed: true } }, 'wh_1');
       expect(again.id).not.toBe(first.id);
       expect(await store().getEvent('evt_test')).toEqual(event);
       expect(await store().getDelivery(co.uuid, 'wh_1', first.id)).toEqual(first);
@@ -112,11 +124,11 @@ export function describeWebhookConformance(store: CurrentStore): void {
       const ids: string[] = [];
       for (const n of [1, 2, 3]) {
         w.tick();
-        ids.push((await store().enqueueDelivery(w.ctx, testEvent(co.uuid, `evt_${n}`, w.ctx.now), 'wh_1')).id);
+        ids.push((await enqueue(w.ctx, testEvent(co.uuid, `evt_${n}`, w.ctx.now), 'wh_1')).id);
       }
       // Same time as the last one: the larger id is the newer.
-      ids.push((await store().enqueueDelivery(w.ctx, testEvent(co.uuid, 'evt_4', w.ctx.now), 'wh_1')).id);
-      await store().enqueueDelivery(w.ctx, testEvent(co.uuid, 'evt_5', w.ctx.now), 'wh_2');
+      ids.push((await enqueue(w.ctx, testEvent(co.uuid, 'evt_4', w.ctx.now), 'wh_1')).id);
+      await enqueue(w.ctx, testEvent(co.uuid, 'evt_5', w.ctx.now), 'wh_2');
       const page1 = await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 3 });
       expect(page1.total).toBe(4);
       expect(page1.items.map((d) => d.id)).toEqual([ids[3], ids[2], ids[1]]);

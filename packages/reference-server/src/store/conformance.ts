@@ -243,7 +243,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
-    describeOrderConformance(store, racers);
+    describeOrderConformance(store);
     describeWebhookConformance(store);
   });
 }

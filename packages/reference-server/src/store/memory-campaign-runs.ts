@@ -33,10 +33,10 @@ export function createMemoryCampaignRuns(deps: {
   }
 
   const methods: CampaignRunMethods = {
-    async claimDueCampaigns({ now, leaseUntil, claimToken, limit }) {
+    async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
       const due: CampaignRecord[] = [];
       for (const c of deps.campaigns()) {
-        if ((c.status !== 'scheduled' && c.status !== 'running') || !c.next_run_at || c.next_run_at > now) continue;
+        if (!statuses.includes(c.status) || !c.next_run_at || c.next_run_at > now) continue;
         const claim = claims.get(c.id);
         if (claim && claim.until >= now) continue;
         due.push(c);
@@ -105,13 +105,13 @@ export function createMemoryCampaignRuns(deps: {
       return { company: { ...(t?.company ?? empty()) }, campaigns };
     },
 
-    async releaseExpiredCampaignClaims(companyUuid, now) {
+    async releaseExpiredCampaignClaims(companyUuid, now, status) {
       let released = 0;
       for (const c of deps.campaigns()) {
         const claim = claims.get(c.id);
         if (c.company_uuid !== companyUuid || c.status !== 'running' || !claim || claim.until >= now) continue;
         claims.delete(c.id);
-        deps.setStatus(c, 'scheduled');
+        deps.setStatus(c, status);
         c.updated_at = now;
         released++;
       }

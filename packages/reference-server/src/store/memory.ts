@@ -1,27 +1,9 @@
-import type { EventType } from '@engagekit/contract';
+import { addDecimal, type Decimal, decimalToNumber, decimalZero, toDecimal } from '../money.ts';
 import { copy } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
-import {
-  addDecimal,
-  assertCreatable,
-  compareCreated,
-  type Decimal,
-  decimalToNumber,
-  decimalZero,
-  deriveCustomer,
-  endpointWants,
-  importedCustomer,
-  importedNames,
-  iso,
-  mergeOrder,
-  newOrderRecord,
-  orderEvent,
-  pageOffset,
-  pendingDelivery,
-  toDecimal,
-} from './shared.ts';
+import { compareCreated, iso, pageOffset } from './shared.ts';
 import { SortedList } from './sorted-list.ts';
 import {
   type CampaignRecord,
@@ -35,7 +17,6 @@ import {
   type Store,
   StoreConflictError,
   type TemplateRecord,
-  type WriteContext,
 } from './types.ts';
 
 /** Everything kept for one company, with the indexes its reads need. */
@@ -115,19 +96,22 @@ export function createMemoryStore(): Store {
     else state.campaignsByStatus.set(status, count);
   }
 
-  function addDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): DeliveryRecord {
-    const delivery = pendingDelivery(ctx, event, endpointId);
+  /** While a transaction runs: how to undo each of its writes, should it throw. */
+  let journal: (() => void)[] | undefined;
+  const undoable = (undo: () => void) => journal?.push(undo);
+
+  function addDelivery(delivery: DeliveryRecord): void {
     deliveries.set(delivery.id, delivery);
-    const list = deliveriesByEndpoint.get(endpointId) ?? new SortedList<DeliveryRecord>();
-    deliveriesByEndpoint.set(endpointId, list);
+    const list = deliveriesByEndpoint.get(delivery.endpoint_id) ?? new SortedList<DeliveryRecord>();
+    deliveriesByEndpoint.set(delivery.endpoint_id, list);
     list.insert(delivery);
     dispatch.queued(delivery);
-    return delivery;
   }
 
-  function derive(state: CompanyState, phone: string) {
-    const ids = state.ordersByPhone.get(phone);
-    return ids ? deriveCustomer([...ids].map((id) => state.orders.get(id) as OrderRecord)) : null;
+  function removeDelivery(delivery: DeliveryRecord): void {
+    deliveries.delete(delivery.id);
+    deliveriesByEndpoint.get(delivery.endpoint_id)?.remove(delivery);
+    dispatch.forget(delivery.id);
   }
 
   function addCustomer(state: CompanyState, customer: CustomerRecord): void {
@@ -135,17 +119,9 @@ export function createMemoryStore(): Store {
     state.customerList.insert(customer);
   }
 
-  /** Brings a phone's customer in line with its orders after an order change (counts 0 when none is left). */
-  function recountCustomer(ctx: WriteContext, state: CompanyState, companyUuid: string, phone: string): void {
-    const derived = derive(state, phone);
-    const customer = state.customers.get(phone);
-    const now = iso(ctx.now);
-    if (!derived) {
-      if (customer) Object.assign(customer, { orders_count: 0, orders_amount: 0, updated_at: now });
-      return;
-    }
-    if (customer) Object.assign(customer, derived, { updated_at: now });
-    else addCustomer(state, { id: ctx.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });
+  function removeCustomer(state: CompanyState, customer: CustomerRecord): void {
+    state.customers.delete(customer.phoneNumber);
+    state.customerList.remove(customer);
   }
 
   function indexPhone(state: CompanyState, phone: string, companyOrderId: string, add: boolean): void {
@@ -159,37 +135,23 @@ export function createMemoryStore(): Store {
     }
   }
 
-  /** The one order write: insert or merge, then customers, outbox event and deliveries. */
-  function writeOrder(ctx: WriteContext, company: CompanyRecord, companyOrderId: string, fields: Parameters<Store['upsertOrder']>[3], mayCreate: boolean) {
-    const state = requireState(company.uuid);
-    const existing = state.orders.get(companyOrderId);
-    if (!existing && !mayCreate) return null;
-    let order: OrderRecord;
-    const phones = new Set<string>();
-    if (existing) {
-      order = mergeOrder(existing, fields, ctx.now);
-      state.orderAmount = addDecimal(addDecimal(state.orderAmount, toDecimal(existing.totalAmount), -1), toDecimal(order.totalAmount));
-      indexPhone(state, existing.phoneNumber, companyOrderId, false);
-      phones.add(existing.phoneNumber);
-    } else {
-      assertCreatable(companyOrderId, fields);
-      order = newOrderRecord(ctx.newId('ord'), company, companyOrderId, fields, ctx.now);
-      state.orderAmount = addDecimal(state.orderAmount, toDecimal(order.totalAmount));
+  /** Puts `order` in place of whatever order has its key (or removes that one, with `order` null); keeps the indexes and the total. */
+  function putOrder(state: CompanyState, companyOrderId: string, order: OrderRecord | null): OrderRecord | null {
+    const previous = state.orders.get(companyOrderId) ?? null;
+    if (previous) {
+      state.orderAmount = addDecimal(state.orderAmount, toDecimal(previous.totalAmount), -1);
+      indexPhone(state, previous.phoneNumber, companyOrderId, false);
+      state.orders.delete(companyOrderId);
     }
-    order = copy(order);
-    state.orders.set(companyOrderId, order);
-    indexPhone(state, order.phoneNumber, companyOrderId, true);
-    phones.add(order.phoneNumber);
-    // Same order as the SQL store (which locks customers by phone): ids come out identical.
-    for (const phone of [...phones].sort()) recountCustomer(ctx, state, company.uuid, phone);
-    const type: EventType = existing ? 'order.updated' : 'order.created';
-    const event = orderEvent(ctx, order, type);
-    events.set(event.id, event);
-    for (const endpoint of state.endpointList.items) if (endpointWants(endpoint, type)) addDelivery(ctx, event, endpoint.id);
-    return { order: copy(order), created: !existing, event: copy(event) };
+    if (order) {
+      state.orderAmount = addDecimal(state.orderAmount, toDecimal(order.totalAmount));
+      indexPhone(state, order.phoneNumber, companyOrderId, true);
+      state.orders.set(companyOrderId, order);
+    }
+    return previous;
   }
 
-  return {
+  const core: Omit<Store, 'transaction' | 'lock'> = {
     async getSetting(key) {
       return settings.get(key) ?? null;
     },
@@ -289,73 +251,66 @@ export function createMemoryStore(): Store {
       return Object.fromEntries(states.get(companyUuid)?.campaignsByStatus ?? []);
     },
 
-    async upsertOrder(ctx, company, companyOrderId, fields) {
-      return writeOrder(ctx, company, companyOrderId, fields, true) as NonNullable<ReturnType<typeof writeOrder>>;
-    },
-    async updateOrder(ctx, company, companyOrderId, fields) {
-      const result = writeOrder(ctx, company, companyOrderId, fields, false);
-      return result && { order: result.order, event: result.event };
-    },
     async getOrder(companyUuid, companyOrderId) {
       const order = states.get(companyUuid)?.orders.get(companyOrderId);
       return order ? copy(order) : null;
     },
+    async saveOrder(order) {
+      const state = requireState(order.company_uuid);
+      const existing = state.orders.get(order.company_order_id);
+      const record = { ...copy(order), id: existing?.id ?? order.id, created_at: iso(order.created_at), updated_at: iso(order.updated_at) };
+      const previous = putOrder(state, order.company_order_id, record);
+      undoable(() => putOrder(state, order.company_order_id, previous));
+    },
     async listOrders(companyUuid, request) {
       const all = [...(states.get(companyUuid)?.orders.values() ?? [])].sort(compareCreated);
       return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
+    },
+    async listOrdersByPhone(companyUuid, phoneNumber) {
+      const state = states.get(companyUuid);
+      return [...(state?.ordersByPhone.get(phoneNumber) ?? [])].map((id) => copy(state?.orders.get(id) as OrderRecord));
     },
     async orderTotals(companyUuid) {
       const state = states.get(companyUuid);
       return state ? { total: state.orders.size, amount: decimalToNumber(state.orderAmount) } : { total: 0, amount: 0 };
     },
 
+    async getCustomers(companyUuid, phoneNumbers) {
+      const state = states.get(companyUuid);
+      return phoneNumbers.flatMap((phone) => {
+        const customer = state?.customers.get(phone);
+        return customer ? [copy(customer)] : [];
+      });
+    },
     async listCustomers(companyUuid, request) {
       const list = states.get(companyUuid)?.customerList;
       return list ? page(list.slice(pageOffset(request), request.limit), list.size) : { items: [], total: 0 };
     },
-    async importCustomers(ctx, companyUuid, input) {
-      const state = requireState(companyUuid);
-      const now = iso(ctx.now);
-      let created = 0;
-      let updated = 0;
-      for (const row of input) {
-        const existing = state.customers.get(row.phoneNumber);
+    async saveCustomers(records) {
+      for (const record of records) {
+        const state = requireState(record.company_uuid);
+        const existing = state.customers.get(record.phoneNumber);
         if (existing) {
-          Object.assign(existing, importedNames(row), { updated_at: now });
-          updated++;
+          const before = copy(existing);
+          // In place: the list keeps it where its (unchanged) created_at and id put it.
+          Object.assign(existing, copy(record), { id: existing.id, created_at: existing.created_at, updated_at: iso(record.updated_at) });
+          undoable(() => Object.assign(existing, before));
         } else {
-          addCustomer(state, importedCustomer(ctx.newId('cus'), companyUuid, row, now));
-          created++;
+          const customer = { ...copy(record), created_at: iso(record.created_at), updated_at: iso(record.updated_at) };
+          addCustomer(state, customer);
+          undoable(() => removeCustomer(state, customer));
         }
       }
-      return { created, updated };
     },
-    async syncCustomers(ctx, companyUuid) {
+    async deleteCustomers(companyUuid, ids) {
       const state = states.get(companyUuid);
-      if (!state) return { total: 0, created: 0, updated: 0, removed: 0 };
-      const now = iso(ctx.now);
-      const result = { total: 0, created: 0, updated: 0, removed: 0 };
-      for (const phone of [...state.ordersByPhone.keys()].sort()) {
-        const derived = derive(state, phone);
-        if (!derived) continue;
-        const customer = state.customers.get(phone);
-        if (!customer) {
-          addCustomer(state, { id: ctx.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });
-          result.created++;
-        } else if ((Object.keys(derived) as (keyof typeof derived)[]).some((key) => customer[key] !== derived[key])) {
-          Object.assign(customer, derived, { updated_at: now });
-          result.updated++;
-        }
-      }
+      if (!state) return;
+      const doomed = new Set(ids);
       for (const customer of [...state.customers.values()]) {
-        if (customer.source === 'orders' && !state.ordersByPhone.has(customer.phoneNumber)) {
-          state.customers.delete(customer.phoneNumber);
-          state.customerList.remove(customer);
-          result.removed++;
-        }
+        if (!doomed.has(customer.id)) continue;
+        removeCustomer(state, customer);
+        undoable(() => addCustomer(state, customer));
       }
-      result.total = state.customers.size;
-      return result;
     },
 
     async createEndpoint(endpoint) {
@@ -373,6 +328,9 @@ export function createMemoryStore(): Store {
     async listEndpoints(companyUuid, request) {
       const list = states.get(companyUuid)?.endpointList;
       return list ? page(list.slice(pageOffset(request), request.limit), list.size) : { items: [], total: 0 };
+    },
+    async allEndpoints(companyUuid) {
+      return (states.get(companyUuid)?.endpointList.items ?? []).map(copy);
     },
     async updateEndpoint(companyUuid, id, patch, now) {
       const endpoint = endpoints.get(id);
@@ -396,10 +354,19 @@ export function createMemoryStore(): Store {
       return true;
     },
 
-    async enqueueDelivery(ctx, event, endpointId) {
+    async appendEvent(event) {
       requireState(event.company_uuid);
-      if (!events.has(event.id)) events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
-      return copy(addDelivery(ctx, event, endpointId));
+      if (events.has(event.id)) return;
+      events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
+      undoable(() => events.delete(event.id));
+    },
+    async addDeliveries(records) {
+      for (const record of records) {
+        requireState(record.company_uuid);
+        const delivery = { ...copy(record), created_at: iso(record.created_at) };
+        addDelivery(delivery);
+        undoable(() => removeDelivery(delivery));
+      }
     },
     async getDelivery(companyUuid, endpointId, id) {
       const delivery = deliveries.get(id);
@@ -441,6 +408,50 @@ export function createMemoryStore(): Store {
       events.clear();
       deliveries.clear();
       deliveriesByEndpoint.clear();
+    },
+  };
+
+  // Transactions run one at a time, and other calls wait while one runs: no call sees half of one.
+  // A transaction that throws has its writes undone (the journal), so none of them stays.
+  let queue: Promise<unknown> = Promise.resolve();
+  let running: Promise<void> | undefined;
+  const inTransaction: Store = {
+    ...core,
+    transaction: (fn) => fn(inTransaction),
+    // Transactions already take turns: a lock would hold nothing more.
+    lock: async () => {},
+  };
+  const outside = Object.fromEntries(
+    Object.entries(core).map(([name, method]) => [
+      name,
+      (...args: unknown[]) => (running ? running.then(() => outside[name]?.(...args)) : (method as (...a: unknown[]) => Promise<unknown>)(...args)),
+    ]),
+  ) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  return {
+    ...(outside as unknown as Omit<Store, 'transaction' | 'lock'>),
+    transaction(fn) {
+      const result = queue.then(async () => {
+        let end: () => void = () => {};
+        running = new Promise((resolve) => {
+          end = resolve;
+        });
+        journal = [];
+        try {
+          return await fn(inTransaction);
+        } catch (error) {
+          for (const undo of journal.reverse()) undo();
+          throw error;
+        } finally {
+          journal = undefined;
+          running = undefined;
+          end();
+        }
+      });
+      queue = result.catch(() => {});
+      return result;
+    },
+    async lock() {
+      throw new Error('Store.lock holds locks for a transaction: call it on the store transaction(fn) gives fn.');
     },
   };
 }

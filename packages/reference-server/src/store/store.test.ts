@@ -1,28 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getTableName, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../../test/helpers.ts';
+import { syncCustomers } from '../domain/customers.ts';
+import { upsertOrder } from '../domain/orders.ts';
 import { describeStoreConformance } from './conformance.ts';
 import { company, orderFields, writer } from './conformance-fixtures.ts';
-import { createMemoryStore, openSqlStore, type SqlStore, type Store } from './index.ts';
-import { schema } from './sql/schema.ts';
+import { forEveryStore, truncateAll } from './every-store.ts';
+import { openSqlStore, type SqlStore } from './index.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
-/** Empties every table, so one migrated database serves every test of a suite. */
-async function truncateAll(store: SqlStore): Promise<void> {
-  const tables = Object.values(schema).map((table) => `"${getTableName(table)}"`);
-  await store.db.execute(sql.raw(`truncate ${tables.join(', ')} cascade`));
-}
-
-/** A view of a shared SQL store whose close() leaves it open (the suite closes it in afterAll). */
-function borrowed(store: SqlStore): Store {
-  return { ...store, close: async () => {} };
-}
-
-describeStoreConformance('memory store', async () => createMemoryStore());
+forEveryStore((_, makeStore) => describeStoreConformance('store conformance', makeStore));
 
 describe('PGlite store', () => {
   let shared: SqlStore;
@@ -31,11 +22,6 @@ describe('PGlite store', () => {
   });
   afterAll(async () => {
     await shared?.close();
-  });
-
-  describeStoreConformance('in memory', async () => {
-    await truncateAll(shared);
-    return borrowed(shared);
   });
 
   it('keeps its data in a data dir across close and reopen', async () => {
@@ -47,7 +33,7 @@ describe('PGlite store', () => {
       expect(first.kind).toBe('pglite');
       const w = writer();
       const co = await first.createCompany(company(1));
-      const { order } = await first.upsertOrder(w.ctx, co, 'ORD-1', orderFields());
+      const { order } = await upsertOrder(first, w.ctx, co, 'ORD-1', orderFields());
       await first.putSettingIfAbsent('jwt_key', 'kept');
       await first.close();
 
@@ -68,10 +54,10 @@ describe('PGlite store', () => {
     await truncateAll(shared);
     const w = writer();
     const co = await shared.createCompany(company(1));
-    await shared.upsertOrder(w.ctx, co, 'ORD-1', orderFields({ totalAmount: 3 }));
+    await upsertOrder(shared, w.ctx, co, 'ORD-1', orderFields({ totalAmount: 3 }));
     // Only possible behind the store's back: the memory store cannot lose a customer.
     await shared.db.execute(sql`delete from customers`);
-    expect(await shared.syncCustomers(w.ctx, co.uuid)).toEqual({ total: 1, created: 1, updated: 0, removed: 0 });
+    expect(await syncCustomers(shared, w.ctx, co.uuid)).toEqual({ total: 1, created: 1, updated: 0, removed: 0 });
     expect((await shared.listCustomers(co.uuid, { page: 1, limit: 10 })).items).toMatchObject([{ name: 'Ann Lee', orders_count: 1, orders_amount: 3 }]);
   });
 
@@ -84,7 +70,6 @@ describe.skipIf(!databaseUrl)(
   `PostgreSQL store${databaseUrl ? '' : ' (skipped: DATABASE_URL is not set; set it to a server where the tests may create databases)'}`,
   () => {
     const drops: (() => Promise<void>)[] = [];
-    let shared: SqlStore;
 
     /** A fresh database on the DATABASE_URL server, dropped after the suite. */
     async function freshUrl(): Promise<string> {
@@ -94,17 +79,8 @@ describe.skipIf(!databaseUrl)(
       return db.url;
     }
 
-    beforeAll(async () => {
-      shared = await openSqlStore({ databaseUrl: await freshUrl() });
-    });
     afterAll(async () => {
-      await shared?.close();
       for (const drop of drops) await drop();
-    });
-
-    describeStoreConformance('on a fresh database', async () => {
-      await truncateAll(shared);
-      return borrowed(shared);
     });
 
     it('lets several instances open (and migrate) one new database at once', async () => {

@@ -158,12 +158,28 @@ export class StoreConflictError extends Error {
   }
 }
 
+/** A claim's lock mode: shared holders may hold a key together, an exclusive holder holds it alone. */
+export type LockMode = 'shared' | 'exclusive';
+
 /**
- * Persistence for the reference server. Two implementations share one conformance suite:
- * memory (the mock) and SQL (PGlite or PostgreSQL). Every method is safe to call concurrently;
- * writes that must be atomic are atomic in both.
+ * Persistence for the reference server: records of each aggregate got, listed and saved as they are
+ * given, the outbox, and the claims several instances share. The rules (what an order write does to
+ * customers, which campaigns are due, what an event fans out to) live in `domain/`, over this.
+ * Two implementations share one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
+ * Every method is safe to call concurrently.
  */
 export interface Store {
+  /**
+   * Runs `fn` in a transaction: its writes through `tx` all land, or none do if it throws. Locks
+   * taken with `tx.lock` are held until it ends.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: waits for and holds the locks on `keys`, in the order given (callers sort
+   * them, so no two transactions wait on each other in a cycle), until the transaction ends.
+   */
+  lock(keys: string[], mode: LockMode): Promise<void>;
+
   // ---- settings: small values the server keeps (admin token hash, JWT key) ----
   getSetting(key: string): Promise<string | null>;
   /** Stores `value` unless the key has one already; returns the value that is stored (so concurrent first starts agree). */
@@ -195,49 +211,31 @@ export interface Store {
   ): Promise<CampaignRecord | null>;
   countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
 
-  // ---- orders (each change also writes its customer and its outbox event, atomically) ----
-  /**
-   * Inserts the order, or merges the given fields into the existing one with the same
-   * (company_uuid, company_order_id): fields absent from `fields` keep their values. Atomic under
-   * concurrency: two simultaneous calls with the same key leave one order, one `created: true`.
-   * In the same transaction: upserts the customer of the order's phone number (and recounts the
-   * customer of its old number when the phone changed), writes an `order.created` or `order.updated`
-   * event with the order snapshot, and a pending delivery for every enabled endpoint of the company
-   * subscribed to that event type.
-   */
-  upsertOrder(
-    ctx: WriteContext,
-    company: CompanyRecord,
-    companyOrderId: string,
-    fields: OrderFields,
-  ): Promise<{ order: OrderRecord; created: boolean; event: EventRecord }>;
-  /** Merges `fields` into an existing order (same side effects as upsertOrder); null when it does not exist. */
-  updateOrder(
-    ctx: WriteContext,
-    company: CompanyRecord,
-    companyOrderId: string,
-    fields: OrderFields,
-  ): Promise<{ order: OrderRecord; event: EventRecord } | null>;
+  // ---- orders ----
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
+  /** Inserts the order, or replaces the one with the same (company_uuid, company_order_id) keeping its id. */
+  saveOrder(order: OrderRecord): Promise<void>;
   /** The company's orders, oldest first (by creation, then id). */
   listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
+  /** Every order of the company that names `phoneNumber`. */
+  listOrdersByPhone(companyUuid: string, phoneNumber: string): Promise<OrderRecord[]>;
+  /** How many orders the company has, and their exact total amount. */
   orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
 
   // ---- customers ----
+  /** The company's customers with these phone numbers (in no particular order). */
+  getCustomers(companyUuid: string, phoneNumbers: string[]): Promise<CustomerRecord[]>;
   listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
-  /** Upserts imported customers by phone number (an existing customer keeps source 'orders' and its counts). */
-  importCustomers(
-    ctx: WriteContext,
-    companyUuid: string,
-    customers: { phoneNumber: string; firstName: string; lastName?: string; email?: string }[],
-  ): Promise<{ created: number; updated: number }>;
-  /** Re-derives customers from orders: names and counts from the orders of each phone number; 'orders' customers with no order left are removed. */
-  syncCustomers(ctx: WriteContext, companyUuid: string): Promise<CustomerSyncResult>;
+  /** Inserts each customer, or replaces the one with the same (company_uuid, phoneNumber) keeping its id and created_at. */
+  saveCustomers(customers: CustomerRecord[]): Promise<void>;
+  deleteCustomers(companyUuid: string, ids: string[]): Promise<void>;
 
   // ---- webhook endpoints ----
   createEndpoint(endpoint: EndpointRecord): Promise<EndpointRecord>;
   getEndpoint(companyUuid: string, id: string): Promise<EndpointRecord | null>;
   listEndpoints(companyUuid: string, page: PageRequest): Promise<Page<EndpointRecord>>;
+  /** Every endpoint of the company, oldest first. */
+  allEndpoints(companyUuid: string): Promise<EndpointRecord[]>;
   updateEndpoint(
     companyUuid: string,
     id: string,
@@ -247,13 +245,15 @@ export interface Store {
   /** Deletes the endpoint and its pending deliveries; false when unknown. */
   deleteEndpoint(companyUuid: string, id: string): Promise<boolean>;
 
-  // ---- deliveries ----
-  /** Inserts an event and a pending delivery of it to one endpoint (test events, redelivery). */
-  enqueueDelivery(ctx: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord>;
-  getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
+  // ---- the outbox: events and their deliveries ----
+  /** Records an event (a second append of the same id is ignored). */
+  appendEvent(event: EventRecord): Promise<void>;
   getEvent(id: string): Promise<EventRecord | null>;
   /** The company's events (order changes and test events, whether or not an endpoint got them), oldest first. */
   listEvents(companyUuid: string, page: PageRequest): Promise<Page<EventRecord>>;
+  /** Records pending deliveries; once they are committed, `onDeliveriesQueued` listeners hear of them. */
+  addDeliveries(deliveries: DeliveryRecord[]): Promise<void>;
+  getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
 
@@ -272,11 +272,12 @@ export interface Store {
 
   // ---- campaign runs (the scheduler; several instances may share one database) ----
   /**
-   * Claims up to `limit` campaigns due to run: status scheduled or running, `next_run_at <= now`, not
-   * held by a live lease. Sets them `running`, leased to `claimToken` until `leaseUntil`. Concurrent
-   * claimers never get the same campaign; a run whose runner died is claimed again when its lease runs out.
+   * Claims up to `limit` campaigns with a status in `statuses` and `next_run_at <= now` that no live
+   * lease holds, earliest due first. Sets them `running`, leased to `claimToken` until `leaseUntil`.
+   * Concurrent claimers never get the same campaign; one whose runner died is claimed again when its
+   * lease runs out. (Which campaigns are due is the domain's rule: domain/campaigns.ts.)
    */
-  claimDueCampaigns(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
+  claimDueCampaigns(claim: { statuses: readonly string[]; now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
   /** Extends the lease of a campaign still held under `claimToken`; false when the claim was lost. */
   extendCampaignClaim(id: string, claimToken: string, leaseUntil: string): Promise<boolean>;
   /**
@@ -292,8 +293,8 @@ export interface Store {
   listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
   /** Message outcome totals of the company, and per campaign with its runs (distinct run keys) and last run. */
   messageTotals(companyUuid: string): Promise<{ company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: number; last_run_at: string | null }> }>;
-  /** Releases leases that ran out (a runner died) so the campaigns show `scheduled` again; returns how many. Sync calls it. */
-  releaseExpiredCampaignClaims(companyUuid: string, now: string): Promise<number>;
+  /** Releases the company's leases that ran out (a runner died) on campaigns still `running`, setting them to `status`; returns how many. */
+  releaseExpiredCampaignClaims(companyUuid: string, now: string, status: CampaignRecord['status']): Promise<number>;
 
   // ---- dispatch (the webhook dispatcher; several instances may share one database) ----
   /**

@@ -31,12 +31,15 @@ function campaignFromRow(r: Row): CampaignRecord {
 /** The campaign-run methods of the SQL store. */
 export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
   return {
-    async claimDueCampaigns({ now, leaseUntil, claimToken, limit }) {
+    async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
       const result = await db.execute(sql`
         UPDATE campaigns SET status = 'running', claim_token = ${claimToken}, locked_until = ${leaseUntil}, updated_at = ${now}
          WHERE id IN (
                  SELECT id FROM campaigns
-                  WHERE status IN ('scheduled', 'running') AND next_run_at <= ${now}
+                  WHERE status IN (${sql.join(
+                    statuses.map((status) => sql`${status}`),
+                    sql`, `,
+                  )}) AND next_run_at <= ${now}
                     AND (locked_until IS NULL OR locked_until < ${now})
                   ORDER BY next_run_at, id
                   LIMIT ${limit}
@@ -135,9 +138,9 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
       return { company, campaigns: campaignsMap };
     },
 
-    async releaseExpiredCampaignClaims(companyUuid, now) {
+    async releaseExpiredCampaignClaims(companyUuid, now, status) {
       const rows = await db.execute(sql`
-        UPDATE campaigns SET status = 'scheduled', claim_token = NULL, locked_until = NULL, updated_at = ${now}
+        UPDATE campaigns SET status = ${status}, claim_token = NULL, locked_until = NULL, updated_at = ${now}
          WHERE company_uuid = ${companyUuid} AND status = 'running' AND locked_until < ${now}
         RETURNING id`);
       return rowsOf(rows).length;

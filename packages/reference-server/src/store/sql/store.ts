@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
-import { iso, pageOffset, pendingDelivery } from '../shared.ts';
+import { iso, pageOffset } from '../shared.ts';
 import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
 import { batchedRead } from './batched-read.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
 import { createSqlIdempotency } from './idempotency.ts';
-import { importCustomers, type SqlDatabase, syncCustomers, writeOrder } from './orders.ts';
+import { advisoryLocks, type SqlDatabase, sqlOrders } from './orders.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
 
 /** The fields of a PostgreSQL error the store looks at (node-postgres and PGlite both set them; drizzle wraps them in `cause`). */
@@ -82,6 +82,57 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       return found;
     },
   });
+  const store: Store = {
+    ...sqlMethods(db, () => dispatch.localQueued()),
+    async getCompany(uuid) {
+      const [row] = await getCompanyStatement.execute({ uuid });
+      return row ?? null;
+    },
+    getCampaign(companyUuid, id) {
+      return readCampaign({ companyUuid, id });
+    },
+    ...dispatch.methods,
+    async transaction(fn) {
+      let queued = false;
+      const result = await db.transaction((tx) => fn(transactionStore(tx, () => (queued = true))));
+      // The dispatcher here hears of deliveries once they are committed (other processes through NOTIFY).
+      if (queued) dispatch.localQueued();
+      return result;
+    },
+    async lock() {
+      throw new Error('Store.lock holds locks for a transaction: call it on the store transaction(fn) gives fn.');
+    },
+    async close() {
+      await dispatch.close();
+      await close();
+    },
+  };
+  return store;
+}
+
+/** The store inside a drizzle transaction: every method runs in it, and `lock` takes advisory locks until it ends. */
+function transactionStore(tx: SqlDatabase, queued: () => void): Store {
+  const store: Store = {
+    ...sqlMethods(tx, queued),
+    ...createSqlDispatch(tx, undefined).methods,
+    // A transaction inside: the same one (the domain's use cases nest).
+    transaction: (fn) => fn(store),
+    lock: (keys, mode) => advisoryLocks(tx, keys, mode),
+    async close() {
+      throw new Error('A transaction store cannot be closed: close the store.');
+    },
+  };
+  return store;
+}
+
+/**
+ * The Store's methods over `db` (the pool, or one transaction), but for transactions and closing;
+ * `queued` is called after deliveries are written.
+ */
+function sqlMethods(
+  db: SqlDatabase,
+  queued: () => void,
+): Omit<Store, 'transaction' | 'lock' | 'close' | keyof ReturnType<typeof createSqlDispatch>['methods']> {
   async function total(
     table: typeof companies | typeof campaigns | typeof customers | typeof orders | typeof events | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
@@ -119,7 +170,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       }
     },
     async getCompany(uuid) {
-      const [row] = await getCompanyStatement.execute({ uuid });
+      const [row] = await db.select(companyColumns).from(companies).where(eq(companies.uuid, uuid));
       return row ?? null;
     },
     async listCompanies(page) {
@@ -170,8 +221,12 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
         );
       }
     },
-    getCampaign(companyUuid, id) {
-      return readCampaign({ companyUuid, id });
+    async getCampaign(companyUuid, id) {
+      const [row] = await db
+        .select(campaignColumns)
+        .from(campaigns)
+        .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)));
+      return row ?? null;
     },
     async listCampaigns(companyUuid, page) {
       // Campaigns are never deleted and seqs are dense, so a page is a seq range read from the unique index,
@@ -203,24 +258,6 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
 
-    async upsertOrder(ctx, company, companyOrderId, fields) {
-      const result = await writeOrder(db, ctx, company, companyOrderId, fields, true);
-      if (!result) throw new Error(`Order "${companyOrderId}" was not written.`);
-      if (result.queued > 0) dispatch.localQueued();
-      return { order: result.order, created: result.created, event: result.event };
-    },
-    async updateOrder(ctx, company, companyOrderId, fields) {
-      const result = await writeOrder(db, ctx, company, companyOrderId, fields, false);
-      if (result && result.queued > 0) dispatch.localQueued();
-      return result && { order: result.order, event: result.event };
-    },
-    async getOrder(companyUuid, companyOrderId) {
-      const [row] = await db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.company_order_id, companyOrderId)));
-      return row ?? null;
-    },
     async listOrders(companyUuid, page) {
       const where = eq(orders.company_uuid, companyUuid);
       const items = await db.select().from(orders).where(where).orderBy(orders.created_at, orders.id).limit(page.limit).offset(pageOffset(page));
@@ -238,12 +275,6 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       const where = eq(customers.company_uuid, companyUuid);
       const items = await db.select().from(customers).where(where).orderBy(customers.created_at, customers.id).limit(page.limit).offset(pageOffset(page));
       return { items, total: await total(customers, where) };
-    },
-    async importCustomers(ctx, companyUuid, input) {
-      return importCustomers(db, ctx, companyUuid, input);
-    },
-    async syncCustomers(ctx, companyUuid) {
-      return syncCustomers(db, ctx, companyUuid);
     },
 
     async createEndpoint(endpoint) {
@@ -294,22 +325,22 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       });
     },
 
-    async enqueueDelivery(ctx, event, endpointId) {
-      const delivery = await db.transaction(async (tx) => {
-        await tx
-          .insert(events)
-          .values({ ...event, created_at: iso(event.created_at) })
-          .onConflictDoNothing();
-        const [row] = await tx
-          .insert(deliveries)
-          .values(pendingDelivery(ctx, event, endpointId))
-          .returning(deliveryColumns);
-        if (!row) throw new Error('The delivery was not inserted.');
-        await tx.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
-        return row;
-      });
-      dispatch.localQueued();
-      return delivery;
+    async allEndpoints(companyUuid) {
+      return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.company_uuid, companyUuid)).orderBy(webhookEndpoints.created_at, webhookEndpoints.id);
+    },
+
+    async appendEvent(event) {
+      await db
+        .insert(events)
+        .values({ ...event, created_at: iso(event.created_at) })
+        .onConflictDoNothing();
+    },
+    async addDeliveries(records) {
+      if (records.length === 0) return;
+      await db.insert(deliveries).values(records.map((r) => ({ ...r, created_at: iso(r.created_at) })));
+      // Other processes on the database hear of it at commit; this one through `queued`.
+      await db.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
+      queued();
     },
     async getDelivery(companyUuid, endpointId, id) {
       const [row] = await db
@@ -343,13 +374,8 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
       return { items, total: await total(deliveries, where) };
     },
 
-    ...dispatch.methods,
+    ...sqlOrders(db),
     ...createSqlCampaignRuns(db),
     ...createSqlIdempotency(db),
-
-    async close() {
-      await dispatch.close();
-      await close();
-    },
   };
 }

@@ -1,0 +1,179 @@
+/**
+ * Campaigns: when a campaign runs (once at `schedule`; recurring at each listed day and time in the
+ * company's time zone), which campaigns are due, how a run sends the template to every customer, and
+ * what the campaign becomes after a run. The scheduler (campaigns/scheduler.ts) claims and runs them.
+ */
+import type { Days } from '@engagekit/contract';
+import type { ChannelAdapter } from '../campaigns/channel.ts';
+import { renderTemplate } from '../campaigns/render.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../context.ts';
+import type { IdGenerator } from '../ids.ts';
+import type { CampaignRecord, CompanyRecord, Store, WriteContext } from '../store/types.ts';
+import { nextRecurringRun } from './schedule.ts';
+
+/** What a new campaign is made of, as the API takes it. */
+export interface NewCampaign {
+  name: string;
+  schedule_type: CampaignRecord['schedule_type'];
+  /** ISO-8601, any offset. */
+  schedule: string;
+  days?: Days | null | undefined;
+  template_payload: CampaignRecord['template_payload'];
+}
+
+/** When a campaign first runs: `schedule` for a once campaign; for a recurring one, its first listed time from `schedule` on. */
+export function firstRun(campaign: NewCampaign, timeZone: string): Date | null {
+  const schedule = new Date(campaign.schedule);
+  return campaign.schedule_type === 'once' ? schedule : nextRecurringRun(campaign.days ?? {}, timeZone, schedule);
+}
+
+/** Creates a campaign, `scheduled` for its first run. Throws StoreConflictError('name') when the company has one of that name. */
+export function createCampaign(store: Store, write: WriteContext, company: CompanyRecord, campaign: NewCampaign): Promise<CampaignRecord> {
+  const next = firstRun(campaign, company.timezone);
+  return store.createCampaign({
+    id: write.newId('cmp'),
+    company_uuid: company.uuid,
+    name: campaign.name,
+    status: 'scheduled',
+    schedule_type: campaign.schedule_type,
+    schedule: new Date(campaign.schedule).toISOString(),
+    days: campaign.schedule_type === 'recurring' ? (campaign.days ?? null) : null,
+    template_payload: campaign.template_payload,
+    endDate: null,
+    next_run_at: next ? next.toISOString() : null,
+    created_at: write.now,
+    updated_at: write.now,
+  });
+}
+
+/**
+ * The statuses a campaign may be due in: `scheduled`, and `running` (a run whose runner died, taken
+ * over once its lease runs out).
+ */
+export const DUE_STATUSES = ['scheduled', 'running'] as const;
+
+/** Claims up to `limit` campaigns due at `now` (earliest first), leased to `claimToken` until `leaseUntil`. */
+export function claimDueCampaigns(store: Store, claim: { now: Date; leaseUntil: Date; claimToken: string; limit: number }): Promise<CampaignRecord[]> {
+  return store.claimDueCampaigns({
+    statuses: DUE_STATUSES,
+    now: claim.now.toISOString(),
+    leaseUntil: claim.leaseUntil.toISOString(),
+    claimToken: claim.claimToken,
+    limit: claim.limit,
+  });
+}
+
+/** A company's runs whose runner died (their lease ran out) show `scheduled` again at once; the scheduler resumes them. Returns how many. */
+export function releaseAbandonedRuns(store: Store, companyUuid: string, now: string): Promise<number> {
+  return store.releaseExpiredCampaignClaims(companyUuid, now, 'scheduled');
+}
+
+/**
+ * What a campaign becomes after a run for `runKey` ended at `now`: a recurring one is scheduled for
+ * its next listed time; a once campaign is completed, or failed when every message failed.
+ */
+export function afterRun(
+  campaign: CampaignRecord,
+  timeZone: string,
+  runKey: string,
+  now: Date,
+  outcome: { sent: number; failed: number },
+): Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'> {
+  const next =
+    campaign.schedule_type === 'recurring' && campaign.days
+      ? nextRecurringRun(campaign.days, timeZone, new Date(Math.max(now.getTime(), Date.parse(runKey) + 1)))
+      : null;
+  if (next) return { status: 'scheduled', next_run_at: next.toISOString(), endDate: null };
+  return { status: outcome.failed > 0 && outcome.sent === 0 ? 'failed' : 'completed', next_run_at: null, endDate: now.toISOString().slice(0, 10) };
+}
+
+/** What a run needs besides the campaign: the store, the channel, the time and ids, and its claim. */
+export interface RunContext {
+  store: Store;
+  channel: ChannelAdapter;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** The claim the run holds; renewed after each page of customers. */
+  claimToken: string;
+  /** When the claim should run out if renewed now. */
+  leaseUntil: () => string;
+  /** Customers read a page at a time. */
+  pageSize: number;
+  /** True once the run should hand itself back (shutdown). */
+  stopping: () => boolean;
+}
+
+const INTERRUPTED = 'interrupted: the run stopped before the channel answered; not sent again';
+
+/**
+ * Runs a claimed campaign for its due time (`next_run_at`): the template, rendered for each customer
+ * of the company, sent through the channel, one message recorded per customer before it is sent, so
+ * whoever records it is the only one who sends it. A run that stopped midway (a crash) is resumed:
+ * customers already messaged are skipped, and a message left without an answer is marked failed
+ * rather than sent twice. A shutdown hands the run back, due as it was.
+ */
+export async function runCampaign(run: RunContext, campaign: CampaignRecord): Promise<void> {
+  const { store, channel, clock, logger } = run;
+  const runKey = campaign.next_run_at as string;
+  const company = await store.getCompany(campaign.company_uuid);
+  if (!company) throw new Error(`campaign ${campaign.id} names an unknown company`);
+
+  const done = new Set<string>();
+  for (const m of await store.listRunMessages(campaign.id, runKey)) {
+    done.add(m.customer_id);
+    if (m.status === 'pending') await store.updateMessage(m.id, { status: 'failed', error: INTERRUPTED, provider_message_id: null }, clock.now().toISOString());
+  }
+
+  let sent = 0;
+  let failed = 0;
+  for (let page = 1; ; page++) {
+    const { items } = await store.listCustomers(company.uuid, { page, limit: run.pageSize });
+    for (const customer of items) {
+      if (run.stopping()) {
+        await store.finishCampaignRun(campaign.id, run.claimToken, { status: 'scheduled', next_run_at: runKey, endDate: null }, clock.now().toISOString());
+        logger.info({ campaign: campaign.id, runKey, sent, failed }, 'campaign run paused for shutdown; it resumes on the next claim');
+        return;
+      }
+      if (done.has(customer.id)) continue;
+      const template = renderTemplate(campaign.template_payload, customer);
+      const now = clock.now().toISOString();
+      const message = {
+        id: run.ids.newId('msg'),
+        company_uuid: company.uuid,
+        campaign_id: campaign.id,
+        customer_id: customer.id,
+        phone_number: customer.phoneNumber,
+        run_key: runKey,
+        status: 'pending' as const,
+        error: null,
+        provider_message_id: null,
+        variables: template.variables,
+        created_at: now,
+        updated_at: now,
+      };
+      if (!(await store.insertMessage(message))) continue;
+      const result = await channel
+        .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}` })
+        .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
+      await store.updateMessage(
+        message.id,
+        { status: result.status, error: result.error, provider_message_id: result.providerMessageId },
+        clock.now().toISOString(),
+      );
+      if (result.status === 'failed') failed++;
+      else sent++;
+    }
+    if (!(await store.extendCampaignClaim(campaign.id, run.claimToken, run.leaseUntil()))) {
+      logger.warn({ campaign: campaign.id, runKey }, 'campaign run lost its claim; another instance resumes it');
+      return;
+    }
+    if (items.length < run.pageSize) break;
+  }
+
+  const now = clock.now();
+  const next = afterRun(campaign, company.timezone, runKey, now, { sent, failed });
+  const finished = await store.finishCampaignRun(campaign.id, run.claimToken, next, now.toISOString());
+  logger.info({ campaign: campaign.id, runKey, sent, failed, next: next.next_run_at, finished }, 'campaign run finished');
+}

@@ -1,0 +1,172 @@
+/**
+ * Customers: a company's customers are the people its orders name, keyed by phone number, plus any
+ * imported through the admin API. How a customer is derived from its orders, recounted after an order
+ * write, re-derived by a sync, and imported.
+ */
+import { sumAmounts } from '../money.ts';
+import { iso } from '../store/shared.ts';
+import type { CustomerRecord, CustomerSyncResult, OrderRecord, Store, WriteContext } from '../store/types.ts';
+
+/**
+ * The lock every write to a company's customers takes: shared by order writes and imports (which lock
+ * the phone numbers they touch), exclusive for a sync (which touches them all).
+ */
+export const CUSTOMERS_LOCK = (companyUuid: string) => `customers:${companyUuid}`;
+const phoneLock = (companyUuid: string, phone: string) => `customer:${companyUuid}:${phone}`;
+
+/** A customer's display name: first name, then the last name when there is one. */
+export function customerName(firstName: string, lastName: string | null | undefined): string {
+  return lastName ? `${firstName} ${lastName}` : firstName;
+}
+
+/** What a phone's orders say of its customer. */
+export type DerivedCustomer = Pick<CustomerRecord, 'name' | 'firstName' | 'lastName' | 'email' | 'source' | 'orders_count' | 'orders_amount'>;
+
+/**
+ * A customer as a phone's orders describe it: names from the most recently updated order (ties: the
+ * larger id), count and exact amount of them all, source 'orders'. Null for no orders.
+ */
+export function deriveCustomer(phoneOrders: readonly OrderRecord[]): DerivedCustomer | null {
+  let latest = phoneOrders[0];
+  if (!latest) return null;
+  for (const order of phoneOrders) {
+    if (order.updated_at > latest.updated_at || (order.updated_at === latest.updated_at && order.id > latest.id)) latest = order;
+  }
+  return {
+    name: customerName(latest.firstName, latest.lastName),
+    firstName: latest.firstName,
+    lastName: latest.lastName,
+    email: latest.email,
+    source: 'orders',
+    orders_count: phoneOrders.length,
+    orders_amount: sumAmounts(phoneOrders.map((order) => order.totalAmount)),
+  };
+}
+
+/** One row of a customer import, as the admin API takes it. */
+export interface CustomerImport {
+  phoneNumber: string;
+  firstName: string;
+  lastName?: string | undefined;
+  email?: string | undefined;
+}
+
+/** The names an imported row sets on its customer. */
+export function importedNames(row: CustomerImport) {
+  return { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
+}
+
+/** Unique phone numbers in code-unit order: the order locks and new ids are taken in. */
+const sortedPhones = (phones: Iterable<string>) => [...new Set(phones)].sort();
+
+/**
+ * Inside an order write's transaction: brings the customers of `phones` in line with their orders.
+ * A phone without a customer gets one; one left without orders keeps its names with counts 0 (a
+ * sync removes it).
+ */
+export async function recountCustomers(tx: Store, write: WriteContext, companyUuid: string, phones: string[]): Promise<void> {
+  const sorted = sortedPhones(phones);
+  await tx.lock(
+    sorted.map((phone) => phoneLock(companyUuid, phone)),
+    'exclusive',
+  );
+  const known = new Map((await tx.getCustomers(companyUuid, sorted)).map((c) => [c.phoneNumber, c]));
+  const now = iso(write.now);
+  const changed: CustomerRecord[] = [];
+  for (const phone of sorted) {
+    const derived = deriveCustomer(await tx.listOrdersByPhone(companyUuid, phone));
+    const customer = known.get(phone);
+    if (customer) changed.push(derived ? { ...customer, ...derived, updated_at: now } : { ...customer, orders_count: 0, orders_amount: 0, updated_at: now });
+    else if (derived) changed.push({ id: write.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });
+  }
+  if (changed.length > 0) await tx.saveCustomers(changed);
+}
+
+/** Every item of a paged store list. */
+async function everything<T>(list: (page: { page: number; limit: number }) => Promise<{ items: T[]; total: number }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page++) {
+    const { items, total } = await list({ page, limit: 1000 });
+    all.push(...items);
+    if (items.length === 0 || all.length >= total) return all;
+  }
+}
+
+/**
+ * Re-derives every customer of the company from its orders, while its order writes and imports wait:
+ * creates the missing, updates the stale, removes 'orders' customers no order names any more.
+ */
+export function syncCustomers(store: Store, write: WriteContext, companyUuid: string): Promise<CustomerSyncResult> {
+  return store.transaction(async (tx) => {
+    await tx.lock([CUSTOMERS_LOCK(companyUuid)], 'exclusive');
+    const byPhone = new Map<string, OrderRecord[]>();
+    for (const order of await everything((p) => tx.listOrders(companyUuid, p))) {
+      const list = byPhone.get(order.phoneNumber);
+      if (list) list.push(order);
+      else byPhone.set(order.phoneNumber, [order]);
+    }
+    const current = new Map((await everything((p) => tx.listCustomers(companyUuid, p))).map((c) => [c.phoneNumber, c]));
+    const now = iso(write.now);
+    const result: CustomerSyncResult = { total: 0, created: 0, updated: 0, removed: 0 };
+    const changed: CustomerRecord[] = [];
+    for (const phone of sortedPhones(byPhone.keys())) {
+      const derived = deriveCustomer(byPhone.get(phone) ?? []) as DerivedCustomer;
+      const customer = current.get(phone);
+      if (!customer) {
+        changed.push({ id: write.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });
+        result.created++;
+      } else if ((Object.keys(derived) as (keyof DerivedCustomer)[]).some((key) => customer[key] !== derived[key])) {
+        changed.push({ ...customer, ...derived, updated_at: now });
+        result.updated++;
+      }
+    }
+    const orphans = [...current.values()].filter((c) => c.source === 'orders' && !byPhone.has(c.phoneNumber)).map((c) => c.id);
+    if (changed.length > 0) await tx.saveCustomers(changed);
+    if (orphans.length > 0) await tx.deleteCustomers(companyUuid, orphans);
+    result.removed = orphans.length;
+    result.total = current.size + result.created - result.removed;
+    return result;
+  });
+}
+
+/**
+ * Imports customers by phone number: a new phone becomes an 'import' customer; an existing customer
+ * takes the row's names and keeps its source and counts. Within one batch the first row of a phone
+ * fixes its id and the last its names; each row counts as created or updated.
+ */
+export function importCustomers(store: Store, write: WriteContext, companyUuid: string, rows: CustomerImport[]): Promise<{ created: number; updated: number }> {
+  if (rows.length === 0) return Promise.resolve({ created: 0, updated: 0 });
+  return store.transaction(async (tx) => {
+    await tx.lock([CUSTOMERS_LOCK(companyUuid)], 'shared');
+    const phones = sortedPhones(rows.map((row) => row.phoneNumber));
+    await tx.lock(
+      phones.map((phone) => phoneLock(companyUuid, phone)),
+      'exclusive',
+    );
+    const customers = new Map((await tx.getCustomers(companyUuid, phones)).map((c) => [c.phoneNumber, c]));
+    const now = iso(write.now);
+    let created = 0;
+    for (const row of rows) {
+      const customer = customers.get(row.phoneNumber);
+      if (customer) {
+        customers.set(row.phoneNumber, { ...customer, ...importedNames(row), updated_at: now });
+      } else {
+        const id = write.newId('cus');
+        customers.set(row.phoneNumber, {
+          id,
+          company_uuid: companyUuid,
+          phoneNumber: row.phoneNumber,
+          ...importedNames(row),
+          source: 'import',
+          orders_count: 0,
+          orders_amount: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        created++;
+      }
+    }
+    await tx.saveCustomers(phones.map((phone) => customers.get(phone) as CustomerRecord));
+    return { created, updated: rows.length - created };
+  });
+}

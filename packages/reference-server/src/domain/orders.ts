@@ -1,0 +1,167 @@
+/**
+ * Orders: how an order is created and merged, and what an order write does, in one transaction: the
+ * order, the customers of its phone numbers, its outbox event and the deliveries of that event.
+ */
+import type { EventType, Order } from '@engagekit/contract';
+import { iso } from '../store/shared.ts';
+import type { CompanyRecord, EventRecord, OrderFields, OrderRecord, Store, WriteContext } from '../store/types.ts';
+import { CUSTOMERS_LOCK, recountCustomers } from './customers.ts';
+import { publishEvent } from './webhooks.ts';
+
+/** Every field an order write may set (the keys of `OrderFields`), in column order. */
+export const orderFieldKeys = [
+  'totalAmount',
+  'firstName',
+  'lastName',
+  'phoneNumber',
+  'email',
+  'postalCode',
+  'streetAddress1',
+  'streetAddress2',
+  'city',
+  'state',
+  'specialInstructions',
+  'products',
+  'billingStreetAddress1',
+  'billingStreetAddress2',
+  'billingCity',
+  'billingState',
+  'billingPostalCode',
+  'companyOrderDate',
+  'companyOrderDueDate',
+  'companyOrderDeliveryStatus',
+  'companyOrderPaymentReference',
+  'companyOrderStatus',
+  'companyOrderDescription',
+  'company_order_other_attributes_1',
+  'company_order_other_attributes_2',
+] as const satisfies readonly (keyof OrderFields)[];
+
+/** The fields a new order cannot do without (the API's mandatory addOrder fields). */
+export const requiredOrderFields = ['totalAmount', 'firstName', 'phoneNumber', 'postalCode', 'streetAddress1'] as const;
+
+/** Throws when a new order would lack a mandatory field; the message names them. */
+export function assertCreatable(companyOrderId: string, fields: OrderFields): void {
+  const missing = requiredOrderFields.filter((key) => fields[key] === undefined || fields[key] === null);
+  if (missing.length > 0) throw new Error(`Cannot create order "${companyOrderId}": ${missing.join(', ')} must be given for a new order.`);
+}
+
+/** A complete new order (version 1) from the given fields; absent optional fields are null, products []. */
+export function newOrderRecord(id: string, company: CompanyRecord, companyOrderId: string, fields: OrderFields, now: string): OrderRecord {
+  const at = iso(now);
+  return {
+    id,
+    company_uuid: company.uuid,
+    company_id: company.company_id,
+    company_order_id: companyOrderId,
+    totalAmount: fields.totalAmount ?? 0,
+    firstName: fields.firstName ?? '',
+    lastName: fields.lastName ?? null,
+    phoneNumber: fields.phoneNumber ?? '',
+    email: fields.email ?? null,
+    postalCode: fields.postalCode ?? '',
+    streetAddress1: fields.streetAddress1 ?? '',
+    streetAddress2: fields.streetAddress2 ?? null,
+    city: fields.city ?? null,
+    state: fields.state ?? null,
+    specialInstructions: fields.specialInstructions ?? null,
+    products: fields.products ?? [],
+    billingStreetAddress1: fields.billingStreetAddress1 ?? null,
+    billingStreetAddress2: fields.billingStreetAddress2 ?? null,
+    billingCity: fields.billingCity ?? null,
+    billingState: fields.billingState ?? null,
+    billingPostalCode: fields.billingPostalCode ?? null,
+    companyOrderDate: fields.companyOrderDate ?? null,
+    companyOrderDueDate: fields.companyOrderDueDate ?? null,
+    companyOrderDeliveryStatus: fields.companyOrderDeliveryStatus ?? null,
+    companyOrderPaymentReference: fields.companyOrderPaymentReference ?? null,
+    companyOrderStatus: fields.companyOrderStatus ?? null,
+    companyOrderDescription: fields.companyOrderDescription ?? null,
+    company_order_other_attributes_1: fields.company_order_other_attributes_1 ?? null,
+    company_order_other_attributes_2: fields.company_order_other_attributes_2 ?? null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** `existing` with the given fields merged in (`undefined` keeps a field, `null` clears it), `version` + 1 and `updated_at` = now. */
+export function mergeOrder(existing: OrderRecord, fields: OrderFields, now: string): OrderRecord {
+  const merged: OrderRecord = { ...existing, version: existing.version + 1, updated_at: iso(now) };
+  for (const key of orderFieldKeys) if (fields[key] !== undefined) Object.assign(merged, { [key]: fields[key] });
+  return merged;
+}
+
+/** The order as webhooks carry it: the contract's `Order`, without the store's `company_uuid`. */
+export function orderSnapshot(order: OrderRecord): Order {
+  const { company_uuid: _companyUuid, ...snapshot } = order;
+  return snapshot;
+}
+
+/** The outbox event of an order change: `{ id, type, created_at, data: { order } }`. */
+export function orderEvent(write: WriteContext, order: OrderRecord, type: EventType): EventRecord {
+  const id = write.newId('evt');
+  const createdAt = iso(write.now);
+  return {
+    id,
+    company_uuid: order.company_uuid,
+    type,
+    created_at: createdAt,
+    payload: { id, type, created_at: createdAt, data: { order: orderSnapshot(order) } },
+  };
+}
+
+/** What an order write did. */
+export interface OrderWrite {
+  order: OrderRecord;
+  created: boolean;
+  event: EventRecord;
+}
+
+/**
+ * The one order write, in one transaction: the order inserted (`mayCreate`) or merged, the customers
+ * of its phone numbers (before and after) recounted, and an `order.created` or `order.updated` event
+ * with the order's snapshot, fanned out to the subscribed endpoints. Null when the order does not
+ * exist and may not be created. Writes to one order, and to one company's customers, take turns.
+ */
+async function writeOrder(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  companyOrderId: string,
+  fields: OrderFields,
+  mayCreate: boolean,
+): Promise<OrderWrite | null> {
+  return store.transaction(async (tx) => {
+    await tx.lock([CUSTOMERS_LOCK(company.uuid)], 'shared');
+    await tx.lock([`order:${company.uuid}:${companyOrderId}`], 'exclusive');
+    const existing = await tx.getOrder(company.uuid, companyOrderId);
+    if (!existing && !mayCreate) return null;
+    if (!existing) assertCreatable(companyOrderId, fields);
+    const order = existing ? mergeOrder(existing, fields, write.now) : newOrderRecord(write.newId('ord'), company, companyOrderId, fields, write.now);
+    await tx.saveOrder(order);
+    await recountCustomers(tx, write, company.uuid, [order.phoneNumber, ...(existing ? [existing.phoneNumber] : [])]);
+    const event = orderEvent(write, order, existing ? 'order.updated' : 'order.created');
+    await publishEvent(tx, write, event);
+    return { order, created: !existing, event };
+  });
+}
+
+/**
+ * addOrder: inserts the order, or merges the given fields into the company's order with the same
+ * `company_order_id`. Two simultaneous calls with one key leave one order and one `created: true`.
+ */
+export function upsertOrder(store: Store, write: WriteContext, company: CompanyRecord, companyOrderId: string, fields: OrderFields): Promise<OrderWrite> {
+  return writeOrder(store, write, company, companyOrderId, fields, true) as Promise<OrderWrite>;
+}
+
+/** updateOrder: merges the given fields into an existing order; null (and nothing written) when it does not exist. */
+export function updateOrder(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  companyOrderId: string,
+  fields: OrderFields,
+): Promise<OrderWrite | null> {
+  return writeOrder(store, write, company, companyOrderId, fields, false);
+}
