@@ -1,12 +1,14 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../src/campaigns/channel.ts';
-import { createScheduler } from '../src/campaigns/scheduler.ts';
-import { createManualClock } from '../src/clock.ts';
-import { importCustomers } from '../src/domain/customers.ts';
-import { createSeededIds } from '../src/ids.ts';
-import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
-import type { CampaignRecord, CompanyRecord, Store } from '../src/store/types.ts';
-import { freshDatabase } from './helpers.ts';
+/** The campaign rules (which campaigns are due, a run, what a run leaves), run through the scheduler on every store. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../../test/helpers.ts';
+import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../campaigns/channel.ts';
+import { createScheduler } from '../campaigns/scheduler.ts';
+import { createManualClock } from '../clock.ts';
+import { createSeededIds } from '../ids.ts';
+import { forEveryStore } from '../store/every-store.ts';
+import { openSqlStore } from '../store/index.ts';
+import type { CampaignRecord, CompanyRecord } from '../store/types.ts';
+import { importCustomers } from './customers.ts';
 
 /** A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves. */
 function recordingChannel(hangOn?: number): ChannelAdapter & { sent: OutboundMessage[]; hung: Promise<void> } {
@@ -31,26 +33,17 @@ function recordingChannel(hangOn?: number): ChannelAdapter & { sent: OutboundMes
   };
 }
 
-const stores: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of stores) await close();
-});
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-for (const kind of ['memory', 'pglite'] as const) {
-  describe(`campaign runs on the ${kind} store`, () => {
-    let shared: Store | undefined;
+forEveryStore((kind, makeStore) => {
+  describe('campaign runs', () => {
     const storeFor = async () => {
-      if (kind === 'memory') return createMemoryStore();
-      if (!shared) {
-        shared = await openSqlStore({ memory: true });
-        const s = shared;
-        stores.push(() => s.close());
-      }
-      return shared;
+      const store = await makeStore();
+      cleanups.push(() => store.close());
+      return store;
     };
     let n = 0;
 
@@ -156,7 +149,7 @@ for (const kind of ['memory', 'pglite'] as const) {
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
   });
-}
+});
 
 describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process.env.DATABASE_URL ? '' : ' (skipped: DATABASE_URL is not set)'}`, () => {
   it('runs a due time once across two instances (two stores on one database)', async () => {
