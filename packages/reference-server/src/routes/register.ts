@@ -93,7 +93,6 @@ export function validate(op: OperationSpec): MiddlewareHandler<Env> {
   return async (c, next) => {
     const request = c.req.raw;
     const rawParams = c.req.param() as Record<string, string>;
-    const prefixUuid = op.surface === 'agency' ? splitAgencyPrefix(getPath(request)).uuid : undefined;
     const rawQuery: Record<string, string> = {};
     const url = request.url;
     const q = url.indexOf('?');
@@ -101,7 +100,11 @@ export function validate(op: OperationSpec): MiddlewareHandler<Env> {
       const hash = url.indexOf('#', q);
       for (const [k, v] of new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash))) rawQuery[k] = v;
     }
-    if (prefixUuid && rawQuery.uuid === undefined) rawQuery.uuid = prefixUuid;
+    // An agency call names its company as ?uuid= or as a /{uuid} path prefix (the query wins).
+    if (op.surface === 'agency' && rawQuery.uuid === undefined) {
+      const prefixUuid = splitAgencyPrefix(getPath(request)).uuid;
+      if (prefixUuid) rawQuery.uuid = prefixUuid;
+    }
     if (op.surface === 'agency' && !rawQuery.uuid) {
       throw new HttpError(400, 'Bad Request: Missing uuid parameter', {
         issues: [{ path: 'uuid', message: 'is required (as ?uuid= or a /{uuid}/agency/... prefix)' }],
