@@ -3,8 +3,11 @@
  * (`setupMockApi`) in Node tests, `@engagekit/mock-server/browser` (`setupMockWorker`) in a web app,
  * or the `engagekit-mock` bin for an HTTP port. This entry holds the runtime-neutral core.
  */
+export type { MessageOutcome, MockMessage } from './internal/channel.ts';
+export { type MockClock, parseDuration } from './internal/clock.ts';
 export type { Fault, FaultOptions } from './internal/faults.ts';
 export { MockNetworkError } from './internal/faults.ts';
+export type { MockRequest, RequestFilter } from './internal/journal.ts';
 export { type LoadedData, type MockData, MockDataError } from './internal/sample-data.ts';
 export type { MockState } from './internal/state.ts';
 export {

@@ -1,6 +1,7 @@
 /**
- * The mock's core, for any runtime: the reference app (`createApp`) over an in-memory store, plus
- * faults, state, webhooks and the control endpoints. `setupMockApi` (Node, MSW), `setupMockWorker`
+ * The mock's core, for any runtime: the reference runtime (`createRuntime`: the app, the webhook
+ * dispatcher and the campaign scheduler) over an in-memory store, plus a clock a test can move, channel
+ * outcomes, a request journal, faults, state, webhooks and the control endpoints. `setupMockApi` (Node, MSW), `setupMockWorker`
  * (browsers, MSW's service worker) and the `engagekit-mock` HTTP mode all wrap this one object.
  */
 import { type EventType, matchOperation, type OperationId } from '@engagekit/contract';
@@ -20,10 +21,12 @@ import {
   requestIdOf,
   type Store,
   silentLogger,
-  systemClock,
 } from '@engagekit/reference-server';
+import { createMockChannel, type MessageOutcome, type MockChannel, type MockMessage } from './internal/channel.ts';
+import { createMockClock, type MockClock } from './internal/clock.ts';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
 import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
+import { createJournal, type MockRequest, type RequestFilter } from './internal/journal.ts';
 import { type LoadedData, loadData, type MockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
 import { sha256Hex, signCompanyToken } from './internal/token.ts';
@@ -64,8 +67,15 @@ export interface MockApiOptions {
   jwtSecret?: string;
   /** Requests a minute per token; default 0, no limit. */
   rateLimitPerMinute?: number;
-  /** The mock's time (campaign schedules, token expiry, webhook timestamps and retries). Default: the real clock. */
-  clock?: Clock;
+  /**
+   * The mock's time (campaign runs, token expiry, webhook timestamps and retries). `'manual'`: a clock
+   * that starts at the real time and moves only with `mock.clock.set()` and `mock.clock.advance()`,
+   * which runs what falls due (and is back at its start after `reset()`). Default: the real clock, on
+   * which campaigns run when due, as on the server.
+   */
+  clock?: Clock | 'manual';
+  /** How many of the newest requests `mock.requests()` keeps. Default 1000; 0 keeps none. */
+  requestLog?: number;
   /**
    * Register a webhook endpoint for the company at start and after every reset: to `url` (a receiver
    * you run, reached with the global fetch) or, without `url`, in-process to `onWebhook()` listeners.
@@ -97,6 +107,7 @@ interface Generation {
   ids: IdGenerator;
   runtime: Runtime;
   app: App;
+  channel: MockChannel;
   dispatcherStarted: boolean;
   endpointMade: boolean;
 }
@@ -117,6 +128,16 @@ function followSignal(answer: Promise<Response>, signal: AbortSignal): Promise<R
       },
     );
   });
+}
+
+/** A request's body as JSON; undefined when it is empty or not JSON. */
+async function jsonOf(request: Request): Promise<unknown> {
+  const text = await request.text().catch(() => '');
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Splits a base URL into its origin and its path prefix (no trailing slash). */
@@ -141,7 +162,8 @@ export function createMockApi(options: MockApiOptions = {}) {
   const adminToken = options.adminToken ?? DEFAULT_ADMIN_TOKEN;
   const jwtSecret = options.jwtSecret ?? DEFAULT_JWT_SECRET;
   if (jwtSecret.length < 32) throw new TypeError('jwtSecret must be at least 32 characters.');
-  const clock = options.clock ?? systemClock;
+  const clock = createMockClock(options.clock, () => current.runtime);
+  const journal = createJournal(options.requestLog ?? 1000);
   const logger = options.logger ?? silentLogger;
   const companyRecord = { ...DEFAULT_COMPANY, ...options.company };
   const company: MockCompany = {
@@ -168,20 +190,25 @@ export function createMockApi(options: MockApiOptions = {}) {
     const store = createMemoryStore();
     const ids = seed === undefined ? createRandomIds() : createSeededIds(seed);
     const id = sink.nextGeneration();
+    const channel = createMockChannel(clock);
     const runtime = createRuntime({
       store,
       clock,
       ids,
       logger,
       config,
+      channel: channel.channel,
       fetch: sink.sender(id),
       // batchWrites off: a test that saw a webhook arrive reads its delivery record at once.
       webhooks: { retrySchedule, batchWrites: false },
+      onAnswered: ({ request, operationId, body, status, at }) =>
+        journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at }),
     });
-    const gen: Generation = { id, store, ids, runtime, app: runtime.app, dispatcherStarted: false, endpointMade: false };
+    const gen: Generation = { id, store, ids, runtime, app: runtime.app, channel, dispatcherStarted: false, endpointMade: false };
     // The memory store does all its work before its promise settles, so the company exists on return.
     void store.createCompany({ ...companyRecord, created_at: clock.now().toISOString() });
-    runtime.scheduler.start();
+    // On a manual clock, campaigns run as `clock.advance()` reaches them.
+    if (!clock.manual) runtime.scheduler.start();
     // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no dispatcher running.
     void store.onDeliveriesQueued(() => {
       if (gen.dispatcherStarted || closed || gen !== current) return;
@@ -257,6 +284,12 @@ export function createMockApi(options: MockApiOptions = {}) {
       const fault = operationId && faults.take(operationId);
       if (operationId && fault) {
         if (fault.delayMs) await delay(fault.delayMs, request.signal);
+        // A request a fault answers is in the journal too; one only delayed goes on to the app, which logs it.
+        if (fault.network || fault.status) {
+          const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await jsonOf(request);
+          const status = fault.network ? null : (fault.status as number);
+          journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at: clock.now() });
+        }
         if (fault.network) throw new MockNetworkError(operationId);
         if (fault.status) return faultResponse(operationId, fault, request);
       }
@@ -362,10 +395,38 @@ export function createMockApi(options: MockApiOptions = {}) {
       if (resetOptions.seed !== undefined) seed = resetOptions.seed;
       const old = current;
       faults.clear();
+      journal.clear();
+      clock.restart();
       start();
       await retire(old);
       await api.ready;
     },
+    /**
+     * The mock's time. With `clock: 'manual'`, `set()` puts it at a time and `advance('2h')` moves it
+     * forward, running campaigns and webhook retries as they fall due.
+     * @example await mock.clock.advance('1h'); expect(mock.messages({ campaignId })).toHaveLength(3);
+     */
+    clock: clock as MockClock,
+    /** The messaging channel campaigns send through: set what it answers per phone number (or `'*'`). Cleared by `reset()`. */
+    channel: {
+      /** @example mock.channel.outcome('+14155550100', 'failed', { reason: 'not on WhatsApp' }); */
+      outcome: (phoneNumber: string, status: MessageOutcome, outcomeOptions?: { reason?: string }) =>
+        current.channel.outcome(phoneNumber, status, outcomeOptions),
+      /** The outcomes set, by phone number. */
+      outcomes: () => current.channel.outcomes(),
+      /** Back to the simulated outcomes (deterministic under `seed`). */
+      clearOutcomes: () => current.channel.clearOutcomes(),
+    },
+    /** The messages campaigns sent since the start or the last reset, oldest first: to whom, the template and its rendered variables, the outcome. */
+    messages: (filter?: { campaignId?: string }): MockMessage[] => current.channel.messages(filter),
+    /**
+     * The requests your code sent (the newest `requestLog`, default 1000), oldest first: method, path,
+     * operationId, query, JSON body, headers (token redacted) and the status answered. Cleared by `reset()`.
+     * @example expect(mock.requests({ operationId: 'addOrder' })).toHaveLength(1);
+     */
+    requests: (filter?: RequestFilter): MockRequest[] => journal.list(filter),
+    /** Forgets the requests logged so far. */
+    clearRequests: () => journal.clear(),
     /** The company's state as the API shows it (default: the mock's company), for assertions. */
     async state(companyUuid: string = company.uuid): Promise<MockState> {
       const state = await companyState(current.store, companyUuid);
@@ -419,6 +480,11 @@ export function createMockApi(options: MockApiOptions = {}) {
       },
       clearWebhooks: () => sink.clearLog(),
       seed: (data) => api.seed(data),
+      clock,
+      channel: api.channel,
+      messages: api.messages,
+      requests: api.requests,
+      clearRequests: api.clearRequests,
     },
     (request) => requestIdOf(request, current.ids),
   );

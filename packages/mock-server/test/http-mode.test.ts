@@ -97,6 +97,56 @@ describe('engagekit-mock (memory engine)', () => {
     expect(empty.orders).toEqual([]);
   });
 
+  it('drives the clock, channel outcomes, messages and the request journal through /__mock (--clock manual)', async () => {
+    const { url } = await started(['--clock', 'manual', '--seed', '3']);
+    const get = async <T>(path: string) => (await json<T>(await fetch(`${url}${path}`))).data;
+    const info = await get<{ company: { token: string; company_id: string } }>('/__mock');
+    const auth = { authorization: `Bearer ${info.company.token}` };
+    expect(await get('/__mock/clock')).toMatchObject({ manual: true });
+    expect((await json(await post(`${url}/__mock/clock`, { set: '2026-03-01T08:00:00Z' }))).data).toEqual({ now: '2026-03-01T08:00:00.000Z', manual: true });
+    for (const [id, phoneNumber] of [
+      ['H-1', '+919800000011'],
+      ['H-2', '+919800000012'],
+    ]) {
+      expect((await post(`${url}/api/order/addOrder`, { ...orderBody(info.company.company_id, id as string), phoneNumber }, auth)).status).toBe(201);
+    }
+    const campaign = await json<{ id: string }>(
+      await post(`${url}/agency/createCampaign?uuid=${DEFAULT_COMPANY.uuid}`, { ...campaignBody('over-http'), schedule: '2026-03-01T09:00:00Z' }, auth),
+    );
+    const outcome = await post(`${url}/__mock/channel/outcomes`, { phoneNumber: '*', status: 'failed', reason: 'no WhatsApp' });
+    expect(outcome.status).toBe(201);
+    expect(await get('/__mock/channel')).toEqual({ outcomes: { '*': { status: 'failed', reason: 'no WhatsApp' } } });
+    expect((await post(`${url}/__mock/channel/outcomes`, { phoneNumber: '*', status: 'lost' })).status).toBe(400);
+    expect((await json(await post(`${url}/__mock/clock`, { advance: '1h' }))).data).toEqual({ now: '2026-03-01T09:00:00.000Z', manual: true });
+    const messages = await get<{ to: string; status: string; error: string; campaignId: string }[]>(`/__mock/messages?campaignId=${campaign.data.id}`);
+    expect(messages.map((m) => [m.to, m.status, m.error]).sort()).toEqual([
+      ['+919800000011', 'failed', 'no WhatsApp'],
+      ['+919800000012', 'failed', 'no WhatsApp'],
+    ]);
+    expect(await get(`/__mock/messages?campaignId=cmp_other`)).toEqual([]);
+    expect((await json(await fetch(`${url}/__mock/channel/outcomes`, { method: 'DELETE' }))).data).toEqual({ outcomes: {} });
+    const adds =
+      await get<{ operationId: string; status: number; headers: Record<string, string>; body: { company_order_id: string } }[]>(
+        '/__mock/requests?operationId=addOrder',
+      );
+    expect(adds.map((r) => [r.status, r.body.company_order_id, r.headers.authorization])).toEqual([
+      [201, 'H-1', 'Bearer [redacted]'],
+      [201, 'H-2', 'Bearer [redacted]'],
+    ]);
+    expect(await get('/__mock/requests?since=2026-03-01T08:30:00Z')).toEqual([]);
+    expect((await fetch(`${url}/__mock/requests`, { method: 'DELETE' })).status).toBe(200);
+    expect(await get('/__mock/requests')).toEqual([]);
+    expect((await post(`${url}/__mock/clock`, { advance: 'later' })).status).toBe(400);
+    expect((await post(`${url}/__mock/clock`, {})).status).toBe(400);
+  });
+
+  it('answers a clock move 400 when the clock is real', async () => {
+    const { url } = await started();
+    const res = await post(`${url}/__mock/clock`, { advance: '1h' });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toMatch(/needs a manual clock/);
+  });
+
   it('answers bad control input 400 and an unknown control path 404, naming what exists', async () => {
     const proc = await started();
     const bad = await post(`${proc.url}/__mock/fail`, { operationId: 'addOrdr', status: 500 });

@@ -34,6 +34,10 @@ class RequestWrite implements WriteContext {
   }
 }
 
+/** The pages the app serves beside the API. */
+const PAGES = ['/openapi.json', '/docs', '/docs/*', '/settings', '/settings/*'];
+const isPage = (path: string) => PAGES.some((page) => (page.endsWith('/*') ? path.startsWith(page.slice(0, -1)) : path === page));
+
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
  * runs on a port (@hono/node-server), inside MSW, or called directly in tests.
@@ -51,6 +55,7 @@ export function createApp(deps: AppDeps) {
   // Routes match the path without an agency path's `/{uuid}` prefix; the validate step reads the prefix itself.
   const app = new Hono<Env>({ getPath: (request) => splitAgencyPrefix(getPath(request)).path });
   const company = createCompanyCache(deps.store, () => clock.now().getTime());
+  const onAnswered = deps.onAnswered;
 
   const newId = (prefix: string) => ids.newId(prefix);
   /** What the steps of a request and its handler get about it. */
@@ -76,6 +81,9 @@ export function createApp(deps: AppDeps) {
     c.set('requestId', ctx.requestId);
     c.set('ctx', ctx);
     await next();
+    if (onAnswered && !isPage(c.req.path)) {
+      onAnswered({ request: c.req.raw, operationId: c.get('operationId') ?? null, body: c.get('body'), status: c.res.status, at: ctx.now });
+    }
   });
   // Operations answer with every header already (jsonAnswer); the pages get the request id and CORS headers here.
   const pageHeaders: MiddlewareHandler<Env> = async (c, next) => {
@@ -83,7 +91,7 @@ export function createApp(deps: AppDeps) {
     c.header('x-request-id', c.get('requestId'));
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
   };
-  for (const path of ['/openapi.json', '/docs', '/docs/*', '/settings', '/settings/*']) app.use(path, pageHeaders);
+  for (const path of PAGES) app.use(path, pageHeaders);
   app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 
   registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
@@ -94,10 +102,11 @@ export function createApp(deps: AppDeps) {
     const path = new URL(c.req.url).pathname;
     // A known path with an allowed method only missed by its trailing slash: that is a 404, not a 405.
     const allow = allowedMethods(path.endsWith('/') && path.length > 1 ? path.slice(0, -1) : path);
-    if (allow.length > 0 && !allow.includes(c.req.method)) {
-      throw new HttpError(405, `Method ${c.req.method} is not allowed on ${path}; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } });
-    }
-    throw new HttpError(404, `No route for ${c.req.method} ${path}`);
+    const error =
+      allow.length > 0 && !allow.includes(c.req.method)
+        ? new HttpError(405, `Method ${c.req.method} is not allowed on ${path}; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } })
+        : new HttpError(404, `No route for ${c.req.method} ${path}`);
+    return errorAnswer(error, c.get('requestId'));
   });
 
   // The one answer to every error: its envelope for an HttpError, else a logged 500 that says nothing internal.

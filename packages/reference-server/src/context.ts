@@ -31,6 +31,18 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 /** Resolves a host name to its addresses, to check webhook targets (DNS in Node; none elsewhere). */
 export type HostResolver = (host: string) => Promise<string[]>;
 
+/** An API operation the app answered: what was asked, and the status given. */
+export interface AnsweredRequest {
+  request: Request;
+  /** The contract's operation, or null when the request named none (a 404 or 405). */
+  operationId: string | null;
+  /** The JSON body as sent, once read (undefined when the operation takes none or it was not JSON). */
+  body: unknown;
+  status: number;
+  /** The request's time on the app's clock. */
+  at: Date;
+}
+
 /** Everything createApp needs, passed in. */
 export interface AppDeps {
   store: Store;
@@ -41,6 +53,8 @@ export interface AppDeps {
   resolveHost?: HostResolver;
   /** Scalar's browser bundle, served at /docs/scalar.js so /docs works offline; without it /docs loads Scalar from its CDN. */
   docsBundle?: (() => string) | undefined;
+  /** Hears of every API request once answered (the mock's request journal). Pages (/docs, /settings) are left out. */
+  onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
 }
 
 /** What a handler gets about the request it serves. */

@@ -7,7 +7,7 @@ export { type App, createApp } from './app.ts';
 export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './campaigns/channel.ts';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
-export { type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
+export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
 export { errorAnswer, jsonAnswer } from './http/answer.ts';
 export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';

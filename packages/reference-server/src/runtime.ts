@@ -3,6 +3,7 @@ import { type ChannelAdapter, createSimulatedChannel } from './campaigns/channel
 import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 import { systemClock } from './clock.ts';
 import { type AppDeps, silentLogger } from './context.ts';
+import { nextCampaignDue } from './domain/campaigns.ts';
 import { createRandomIds } from './ids.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 
@@ -28,6 +29,13 @@ export interface Runtime {
   scheduler: Scheduler;
   /** Starts the dispatcher and the scheduler. */
   start(): Promise<void>;
+  /**
+   * Runs what is due now, campaigns then webhook attempts, and resolves when they have finished. With
+   * a clock that moves only when told (the mock's manual clock), this is what brings due work.
+   */
+  runDue(): Promise<void>;
+  /** When the next campaign run or webhook attempt falls due after `after`; null when nothing waits. */
+  nextDue(after: Date): Promise<Date | null>;
   /** Stops the scheduler (runs hand back at a clean point), then the dispatcher (attempts in flight get `graceMs`), then closes the store. */
   close(graceMs?: number): Promise<void>;
 }
@@ -65,6 +73,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async start() {
       await dispatcher.start();
       scheduler.start();
+    },
+    async runDue() {
+      await scheduler.tick();
+      await dispatcher.settle();
+    },
+    async nextDue(after) {
+      const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), store.nextDeliveryDue(after.toISOString())]);
+      const times = [campaign?.getTime(), delivery === null ? undefined : Date.parse(delivery)].filter((t): t is number => t !== undefined);
+      return times.length === 0 ? null : new Date(Math.min(...times));
     },
     async close(graceMs) {
       await scheduler.stop();

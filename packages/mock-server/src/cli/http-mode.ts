@@ -55,6 +55,7 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
     ...(opts.webhookUrl ? { webhooks: { url: opts.webhookUrl } } : {}),
     ...(data ? { data } : {}),
     rateLimitPerMinute: opts.rateLimitPerMinute,
+    ...(opts.manualClock ? { clock: 'manual' as const } : {}),
   });
   await mock.ready;
   const notices = [

@@ -13,14 +13,34 @@ describe('parseCli', () => {
       webhookUrl: undefined,
       dataFile: undefined,
       rateLimitPerMinute: 0,
+      manualClock: false,
     });
   });
 
   it('skips the `--` that pnpm start -- passes, and reads every flag', () => {
     expect(
-      parseCli(['--', '--port', '0', '--seed', '42', '--engine', 'prism', '--host', '::1', '--webhook-url', 'http://127.0.0.1:9/h', '--rate-limit', '5'], {
-        ADMIN_TOKEN: 'a-long-enough-token',
-      }),
+      parseCli(
+        [
+          '--',
+          '--port',
+          '0',
+          '--seed',
+          '42',
+          '--engine',
+          'prism',
+          '--host',
+          '::1',
+          '--webhook-url',
+          'http://127.0.0.1:9/h',
+          '--rate-limit',
+          '5',
+          '--clock',
+          'manual',
+        ],
+        {
+          ADMIN_TOKEN: 'a-long-enough-token',
+        },
+      ),
     ).toMatchObject({
       port: 0,
       seed: 42,
@@ -28,6 +48,7 @@ describe('parseCli', () => {
       host: '::1',
       webhookUrl: 'http://127.0.0.1:9/h',
       rateLimitPerMinute: 5,
+      manualClock: true,
       adminToken: 'a-long-enough-token',
     });
   });
@@ -45,6 +66,7 @@ describe('parseCli', () => {
     expect(() => parseCli(['--port', '70000'], {})).toThrow(CliUsageError);
     expect(() => parseCli(['--port', '70000'], {})).toThrow('--port must be a whole number from 0 to 65535, not "70000".');
     expect(() => parseCli(['--engine', 'x'], {})).toThrow('--engine must be memory or prism');
+    expect(() => parseCli(['--clock', 'fast'], {})).toThrow('--clock must be real or manual, not "fast".');
     expect(() => parseCli(['--colour'], {})).toThrow(/Unknown option '--colour'/);
     expect(() => parseCli(['serve'], {})).toThrow('Unknown command "serve"');
     expect(() => parseCli(['--webhook-url', 'ftp://x'], {})).toThrow('--webhook-url must be an http(s) URL');

@@ -9,6 +9,8 @@ export interface ServeOptions {
   webhookUrl: string | undefined;
   dataFile: string | undefined;
   rateLimitPerMinute: number;
+  /** A clock that moves only through POST /__mock/clock. */
+  manualClock: boolean;
 }
 
 /** What `engagekit-mock` was asked to do. */
@@ -23,7 +25,7 @@ export const USAGE = `engagekit-mock: the engagekit API, mocked (the reference a
 
 Usage:
   engagekit-mock [--port 4010] [--host 127.0.0.1] [--seed N] [--engine memory|prism]
-                 [--webhook-url URL] [--data FILE.json] [--rate-limit N]
+                 [--webhook-url URL] [--data FILE.json] [--rate-limit N] [--clock real|manual]
   engagekit-mock init <publicDir>     copy MSW's mockServiceWorker.js into a web app's public directory
 
 Options:
@@ -35,12 +37,15 @@ Options:
   --webhook-url   register a webhook endpoint for the ready company (signed with the mock's webhook secret)
   --data          sample data to load (JSON: { templates, customers, orders, campaigns }), again on every reset
   --rate-limit    requests a minute per token (default 0: no limit)
+  --clock         real (default): campaigns run when due; manual: time moves only with POST /__mock/clock
+                  { "advance": "2h" } (which runs what falls due) or { "set": "2026-01-05T09:00:00Z" }
 
 Environment:
   ADMIN_TOKEN     the admin token to accept (default: engagekit-mock-admin-token)
 
 Control endpoints (memory engine): GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults,
-POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks. See the package README.`;
+POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel,
+POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests. See the package README.`;
 
 function integer(name: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
@@ -67,6 +72,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'webhook-url': { type: 'string' },
         data: { type: 'string' },
         'rate-limit': { type: 'string' },
+        clock: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -89,6 +95,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (adminToken !== undefined && adminToken.length < 16) throw new CliUsageError('ADMIN_TOKEN must be at least 16 characters.');
   if (values['webhook-url'] !== undefined && !/^https?:\/\/[^\s]+$/.test(values['webhook-url']))
     throw new CliUsageError('--webhook-url must be an http(s) URL.');
+  const clock = values.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'manual') throw new CliUsageError(`--clock must be real or manual, not "${clock}".`);
   const seed = values.seed;
   return {
     kind: 'serve',
@@ -100,5 +108,6 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     webhookUrl: values['webhook-url'],
     dataFile: values.data,
     rateLimitPerMinute: values['rate-limit'] === undefined ? 0 : integer('rate-limit', values['rate-limit'], 0, 1_000_000),
+    manualClock: clock === 'manual',
   };
 }

@@ -1,6 +1,9 @@
 import { errorAnswer, HttpError } from '@engagekit/reference-server';
 import { Hono } from 'hono';
+import type { MessageOutcome, MockMessage } from './channel.ts';
+import type { MockClock } from './clock.ts';
 import type { Fault, FaultOptions } from './faults.ts';
+import type { MockRequest, RequestFilter } from './journal.ts';
 import type { LoadedData, MockData } from './sample-data.ts';
 import type { MockState } from './state.ts';
 import type { MockWebhook } from './webhook-sink.ts';
@@ -19,6 +22,15 @@ export interface ControlTarget {
   webhooks: readonly MockWebhook[];
   clearWebhooks(): void;
   seed(data: MockData): Promise<LoadedData>;
+  clock: MockClock;
+  channel: {
+    outcome(phoneNumber: string, status: MessageOutcome, options?: { reason?: string }): void;
+    outcomes(): Record<string, unknown>;
+    clearOutcomes(): void;
+  };
+  messages(filter?: { campaignId?: string }): MockMessage[];
+  requests(filter?: RequestFilter): MockRequest[];
+  clearRequests(): void;
 }
 
 /** Thrown by a control call given bad input: answered 400. */
@@ -31,7 +43,10 @@ const envelope = (message: string, data: unknown) => ({ success: true, message, 
  * `GET /__mock` (company, tokens, webhook secret), `POST /__mock/reset` `{ seed? }`,
  * `POST /__mock/fail` `{ operationId, status?, times?, delayMs?, message?, code?, retryAfter?, network? }`,
  * `GET|DELETE /__mock/faults`, `POST /__mock/seed` (sample data), `GET /__mock/state[?uuid=]`,
- * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent).
+ * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent), `GET /__mock/clock` and
+ * `POST /__mock/clock` `{ set?, advance? }` (a manual clock), `GET /__mock/channel` and
+ * `POST|DELETE /__mock/channel/outcomes` `{ phoneNumber, status, reason? }`,
+ * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=]`.
  */
 export function createControlApp(target: ControlTarget, requestIdOf: (request: Request) => string) {
   const app = new Hono().basePath(CONTROL_PREFIX);
@@ -81,11 +96,47 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     return c.json(envelope('Webhook log cleared.', []));
   });
 
+  const clockView = () => ({ now: target.clock.now().toISOString(), manual: target.clock.manual });
+  app.get('/clock', (c) => c.json(envelope('The mock clock.', clockView())));
+  app.post('/clock', async (c) => {
+    const { set, advance } = await body<{ set?: string | number; advance?: string | number }>(c.req.raw);
+    if (set === undefined && advance === undefined) throw new ControlInputError('Give set (a time) or advance (a duration such as "2h"), or both.');
+    if (set !== undefined) target.clock.set(set);
+    if (advance !== undefined) await target.clock.advance(advance);
+    return c.json(envelope('The mock clock moved.', clockView()));
+  });
+  app.get('/channel', (c) => c.json(envelope('Channel outcomes set.', { outcomes: target.channel.outcomes() })));
+  app.post('/channel/outcomes', async (c) => {
+    const { phoneNumber, status, reason } = await body<{ phoneNumber?: string; status?: MessageOutcome; reason?: string }>(c.req.raw);
+    if (typeof phoneNumber !== 'string') throw new ControlInputError('phoneNumber is required: a phone number, or "*" for every number.');
+    target.channel.outcome(phoneNumber, status as MessageOutcome, reason === undefined ? {} : { reason });
+    return c.json(envelope('Channel outcome set.', { outcomes: target.channel.outcomes() }), 201);
+  });
+  app.delete('/channel/outcomes', (c) => {
+    target.channel.clearOutcomes();
+    return c.json(envelope('Channel outcomes cleared.', { outcomes: {} }));
+  });
+  app.get('/messages', (c) => {
+    const campaignId = c.req.query('campaignId');
+    return c.json(envelope('Messages sent.', target.messages(campaignId === undefined ? {} : { campaignId })));
+  });
+  app.get('/requests', (c) => {
+    const operationId = c.req.query('operationId');
+    const since = c.req.query('since');
+    return c.json(
+      envelope('Requests received.', target.requests({ ...(operationId === undefined ? {} : { operationId }), ...(since === undefined ? {} : { since }) })),
+    );
+  });
+  app.delete('/requests', (c) => {
+    target.clearRequests();
+    return c.json(envelope('Request journal cleared.', []));
+  });
+
   app.notFound((c) =>
     errorAnswer(
       new HttpError(
         404,
-        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks.`,
+        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel, POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests.`,
       ),
       requestIdOf(c.req.raw),
     ),

@@ -8,6 +8,9 @@ describe('the simulated channel', () => {
       to: '+10000000000',
       key,
       template: { name: 't', language: 'en', header: [], body: [], cards: [], variables: {} },
+      campaignId: 'cmp_1',
+      runKey: '2026-01-05T09:00:00.000Z',
+      customerId: 'cus_1',
     });
     expect(await channel.send(msg('a'))).toEqual(await channel.send(msg('a')));
     const outcomes = await Promise.all(Array.from({ length: 10_000 }, (_, i) => channel.send(msg(`k${i}`))));

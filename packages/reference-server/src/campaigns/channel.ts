@@ -7,6 +7,10 @@ export interface OutboundMessage {
   template: RenderedTemplate;
   /** Stable for the (campaign, run, customer): adapters may use it to deduplicate. */
   key: string;
+  /** The campaign, its run (the due time, ISO) and the customer the message is for. */
+  campaignId: string;
+  runKey: string;
+  customerId: string;
 }
 
 /** What the channel said about a message. */

@@ -4,6 +4,8 @@ import { renderTemplate } from './render.ts';
 import { createWhatsAppChannel } from './whatsapp.ts';
 
 const customer = { firstName: 'Asha', lastName: 'Rao', name: 'Asha Rao', phoneNumber: '+919800000001', email: null };
+/** Which campaign, run and customer a message is for. */
+const about = { campaignId: 'cmp_1', runKey: '2026-01-05T09:00:00.000Z', customerId: 'cus_1' };
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -45,7 +47,7 @@ describe('the WhatsApp Cloud API channel', () => {
       },
       customer,
     );
-    const result = await channel.send({ to: '+919800000001', template, key: 'k' });
+    const result = await channel.send({ to: '+919800000001', template, key: 'k', ...about });
     expect(result).toEqual({ status: 'sent', providerMessageId: 'wamid.HBgM', error: null });
     expect(requests[0]).toEqual({
       url: '/v21.0/1234567890/messages',
@@ -78,12 +80,12 @@ describe('the WhatsApp Cloud API channel', () => {
       },
     });
     answer = { status: 400, body: { error: { message: '(#132001) Template name does not exist in the translation', code: 132001 } } };
-    expect(await channel.send({ to: '+919800000001', template, key: 'k2' })).toEqual({
+    expect(await channel.send({ to: '+919800000001', template, key: 'k2', ...about })).toEqual({
       status: 'failed',
       providerMessageId: null,
       error: 'WhatsApp answered 400: (#132001) Template name does not exist in the translation (code 132001)',
     });
     const down = createWhatsAppChannel({ accessToken: 'x', phoneNumberId: '1', baseUrl: 'http://127.0.0.1:9/v21.0' });
-    expect((await down.send({ to: '+919800000001', template, key: 'k3' })).error).toMatch(/^WhatsApp did not answer/);
+    expect((await down.send({ to: '+919800000001', template, key: 'k3', ...about })).error).toMatch(/^WhatsApp did not answer/);
   });
 });

@@ -64,6 +64,12 @@ export function claimDueCampaigns(store: Store, claim: { now: Date; leaseUntil: 
   });
 }
 
+/** When the next campaign falls due after `after`; null when none is waiting. */
+export async function nextCampaignDue(store: Store, after: Date): Promise<Date | null> {
+  const at = await store.nextCampaignDue(DUE_STATUSES, after.toISOString());
+  return at === null ? null : new Date(at);
+}
+
 /** A company's runs whose runner died (their lease ran out) show `scheduled` again at once; the scheduler resumes them. Returns how many. */
 export function releaseAbandonedRuns(store: Store, companyUuid: string, now: string): Promise<number> {
   return store.releaseExpiredCampaignClaims(companyUuid, now, 'scheduled');
@@ -155,7 +161,7 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
       };
       if (!(await store.insertMessage(message))) continue;
       const result = await channel
-        .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}` })
+        .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}`, campaignId: campaign.id, runKey, customerId: customer.id })
         .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
       await store.updateMessage(
         message.id,

@@ -36,6 +36,9 @@ export type Env = {
     caller: Caller;
     input: OperationInput;
     company: CompanyRecord | null;
+    /** The operation a request named, and its JSON body once read: for `onAnswered`. */
+    operationId: string;
+    body: unknown;
   };
 };
 
@@ -43,13 +46,14 @@ type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
 
 /**
  * Registers every operation of the contract on `app`, at its path and methods (and the path-prefix
- * form of agency calls), as a chain of middleware: authenticate (401), rate-limit (429), validate
+ * form of agency calls), as a chain of middleware: name the operation, authenticate (401), rate-limit (429), validate
  * params, query and body together (400 naming every field), resolve the company (404), authorize
  * (403), then run the handler and answer with its status and body. Errors go to the app's `onError`.
  */
 export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter): void {
   for (const op of Object.values(operations) as OperationSpec[]) {
     const steps = [
+      named(op),
       authenticate(op),
       rateLimit(limiter),
       validate(op),
@@ -60,6 +64,14 @@ export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: 
     // The `/{uuid}/agency/...` form of agency paths reaches these routes too: the app routes on the path without it.
     for (const method of [op.method, ...(op.alsoAccepts ?? [])]) app.on(method.toUpperCase(), toColonPath(op.path), ...steps);
   }
+}
+
+/** Sets `operationId`: which operation the request is for. */
+export function named(op: OperationSpec): MiddlewareHandler<Env> {
+  return (c, next) => {
+    c.set('operationId', op.operationId);
+    return next();
+  };
 }
 
 /** 401 unless the operation is public or its bearer token is one it takes; sets `caller`. */
@@ -111,6 +123,7 @@ export function validate(op: OperationSpec): MiddlewareHandler<Env> {
       });
     }
     const rawBody = op.body ? await readJsonBody(request) : undefined;
+    c.set('body', rawBody);
     // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
     const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
     if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));

@@ -137,5 +137,19 @@ export function describeWebhookConformance(store: CurrentStore): void {
       expect(await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 10, status: 'succeeded' })).toEqual({ items: [], total: 0 });
       expect(await store().listDeliveries(company(2).uuid, 'wh_1', { page: 1, limit: 10 })).toEqual({ items: [], total: 0 });
     });
+
+    it('tells when the earliest pending delivery falls due, or the earliest after a moment', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      expect(await store().nextDeliveryDue()).toBeNull();
+      const first = w.ctx.now;
+      await enqueue(w.ctx, testEvent(co.uuid, 'evt_1', first), 'wh_1');
+      const second = w.tick(5000);
+      await enqueue(w.ctx, testEvent(co.uuid, 'evt_2', second), 'wh_1');
+      expect(await store().nextDeliveryDue()).toBe(first);
+      expect(await store().nextDeliveryDue(first)).toBe(second);
+      expect(await store().nextDeliveryDue(second)).toBeNull();
+    });
   });
 }

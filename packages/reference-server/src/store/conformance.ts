@@ -220,6 +220,21 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().countCampaignsByStatus(company(9).uuid)).toEqual({});
       });
 
+      it('finds the earliest due time after a moment, among campaigns of the given statuses, across companies', async () => {
+        const a = await seedCompany(store());
+        const b = await seedCompany(store(), 2);
+        const now = writer().ctx.now;
+        await store().createCampaign(campaign(a.uuid, 'early', now, { next_run_at: '2025-02-01T09:00:00.000Z' }));
+        await store().createCampaign(campaign(a.uuid, 'paused', now, { status: 'paused', next_run_at: '2025-02-01T08:00:00.000Z' }));
+        await store().createCampaign(campaign(b.uuid, 'later', now, { next_run_at: '2025-02-03T09:00:00.000Z' }));
+        await store().createCampaign(campaign(b.uuid, 'none', now, { next_run_at: null }));
+        const due = ['scheduled', 'running'];
+        expect(await store().nextCampaignDue(due, '2025-01-31T00:00:00.000Z')).toBe('2025-02-01T09:00:00.000Z');
+        expect(await store().nextCampaignDue(due, '2025-02-01T09:00:00.000Z')).toBe('2025-02-03T09:00:00.000Z');
+        expect(await store().nextCampaignDue(['paused'], '2025-01-31T00:00:00.000Z')).toBe('2025-02-01T08:00:00.000Z');
+        expect(await store().nextCampaignDue(due, '2025-02-03T09:00:00.000Z')).toBeNull();
+      });
+
       it(`lets exactly one of ${racers} simultaneous creates with one name win`, async () => {
         const { uuid } = await seedCompany(store());
         const now = writer().ctx.now;

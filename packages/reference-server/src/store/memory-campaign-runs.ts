@@ -50,6 +50,15 @@ export function createMemoryCampaignRuns(deps: {
       });
     },
 
+    async nextCampaignDue(statuses, after) {
+      let min: string | null = null;
+      for (const c of deps.campaigns()) {
+        const at = c.next_run_at;
+        if (at && at > after && statuses.includes(c.status) && (min === null || at < min)) min = at;
+      }
+      return min;
+    },
+
     async extendCampaignClaim(id, claimToken, leaseUntil) {
       const claim = claims.get(id);
       if (claim?.token !== claimToken) return false;

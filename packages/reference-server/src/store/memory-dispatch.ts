@@ -70,11 +70,11 @@ export function createMemoryDispatch(maps: {
       return done;
     },
 
-    async nextDeliveryDue() {
+    async nextDeliveryDue(after) {
       let min: string | null = null;
       for (const id of pending) {
         const at = maps.deliveries.get(id)?.next_attempt_at;
-        if (at && (min === null || at < min)) min = at;
+        if (at && (after === undefined || at > after) && (min === null || at < min)) min = at;
       }
       return min;
     },

@@ -84,6 +84,7 @@ export function countIntoFunnel(t: MessageTotals, status: string, n: number): vo
 export type CampaignRunMethods = Pick<
   Store,
   | 'claimDueCampaigns'
+  | 'nextCampaignDue'
   | 'extendCampaignClaim'
   | 'finishCampaignRun'
   | 'insertMessage'
@@ -278,6 +279,8 @@ export interface Store {
    * lease runs out. (Which campaigns are due is the domain's rule: domain/campaigns.ts.)
    */
   claimDueCampaigns(claim: { statuses: readonly string[]; now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
+  /** The earliest `next_run_at` later than `after` of a campaign with a status in `statuses`; null when there is none. */
+  nextCampaignDue(statuses: readonly string[], after: string): Promise<string | null>;
   /** Extends the lease of a campaign still held under `claimToken`; false when the claim was lost. */
   extendCampaignClaim(id: string, claimToken: string, leaseUntil: string): Promise<boolean>;
   /**
@@ -311,8 +314,8 @@ export interface Store {
    * whose claim was lost to another dispatcher is left out (nothing written for it).
    */
   finishAttempts(finished: { id: string; claimToken: string; outcome: AttemptOutcome }[], now: string): Promise<Set<string>>;
-  /** When the earliest pending delivery falls due (null when none is pending), for the dispatcher's sleep. */
-  nextDeliveryDue(): Promise<string | null>;
+  /** When the earliest pending delivery (due later than `after`, when given) falls due; null when none is pending. */
+  nextDeliveryDue(after?: string): Promise<string | null>;
   /**
    * Calls `listener` soon after deliveries are queued by this process and, on PostgreSQL, by any
    * process on the same database (LISTEN/NOTIFY), so dispatchers wake without polling. Returns an unsubscribe function.

@@ -43,6 +43,12 @@ export interface Dispatcher {
   stop(graceMs?: number): Promise<void>;
   /** Looks for due work now (after a write queued some). */
   wake(): void;
+  /**
+   * Sends every delivery due now and waits for those attempts, and any already in flight, to be
+   * recorded; resolves once nothing due now is left to send. For a clock that moves only when told
+   * (the mock's manual clock), where no timer brings due work.
+   */
+  settle(): Promise<void>;
 }
 
 const EXCERPT_BYTES = 512;
@@ -216,36 +222,48 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     else logger.warn(log, 'webhook attempt failed');
   }
 
+  /** Claims up to `room` due deliveries and starts an attempt of each; returns how many it claimed. */
+  async function claimAndSend(room: number): Promise<number> {
+    const now = clock.now();
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      claimed = await store.claimDeliveries({
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        claimToken,
+        limit: room,
+      });
+    } catch (err) {
+      logger.error({ err }, 'claiming webhook deliveries failed; retrying');
+    }
+    for (const c of claimed) {
+      const p = attempt(c)
+        .catch((err) => logger.error({ err, delivery: c.delivery.id }, 'webhook attempt crashed'))
+        .finally(() => {
+          inFlight.delete(c.delivery.id);
+          wake();
+        });
+      inFlight.set(c.delivery.id, p);
+    }
+    return claimed.length;
+  }
+
+  async function settle() {
+    for (;;) {
+      const claimed = await claimAndSend(concurrency);
+      if (claimed === 0 && inFlight.size === 0) return;
+      await Promise.allSettled([...inFlight.values()]);
+    }
+  }
+
   async function run() {
     while (running) {
       woken = false;
       const room = concurrency - inFlight.size;
-      let claimed: ClaimedDelivery[] = [];
-      if (room > 0) {
-        const now = clock.now();
-        try {
-          claimed = await store.claimDeliveries({
-            now: now.toISOString(),
-            leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
-            claimToken,
-            limit: room,
-          });
-        } catch (err) {
-          logger.error({ err }, 'claiming webhook deliveries failed; retrying');
-        }
-        for (const c of claimed) {
-          const p = attempt(c)
-            .catch((err) => logger.error({ err, delivery: c.delivery.id }, 'webhook attempt crashed'))
-            .finally(() => {
-              inFlight.delete(c.delivery.id);
-              wake();
-            });
-          inFlight.set(c.delivery.id, p);
-        }
-      }
+      const claimed = room > 0 ? await claimAndSend(room) : 0;
       if (!running) break;
       // A full batch: more may be due right now.
-      if (claimed.length > 0 && claimed.length === room) continue;
+      if (claimed > 0 && claimed === room) continue;
       // Otherwise sleep until the next delivery falls due (at most pollMs; one due already but not
       // claimable is leased elsewhere or its endpoint is disabled). A queued write or a finished attempt wakes it.
       let waitMs = pollMs;
@@ -283,5 +301,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await unsubscribe?.();
     },
     wake,
+    settle,
   };
 }

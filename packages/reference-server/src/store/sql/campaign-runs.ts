@@ -48,6 +48,18 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
       return rowsOf(result).map(campaignFromRow);
     },
 
+    async nextCampaignDue(statuses, after) {
+      const [row] = rowsOf(
+        await db.execute(sql`
+          SELECT min(next_run_at) AS at FROM campaigns
+           WHERE status IN (${sql.join(
+             statuses.map((status) => sql`${status}`),
+             sql`, `,
+           )}) AND next_run_at > ${after}`),
+      );
+      return isoOrNull(row?.at);
+    },
+
     async extendCampaignClaim(id, claimToken, leaseUntil) {
       const rows = await db
         .update(campaigns)

@@ -119,8 +119,9 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
       return new Set(rowsOf(done).map((r) => r.id as string));
     },
 
-    async nextDeliveryDue() {
-      const [row] = rowsOf(await db.execute(sql`SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'`));
+    async nextDeliveryDue(after) {
+      const later = after === undefined ? sql`` : sql` AND next_attempt_at > ${after}`;
+      const [row] = rowsOf(await db.execute(sql`SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'${later}`));
       return isoOrNull(row?.at);
     },
 

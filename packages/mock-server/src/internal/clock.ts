@@ -1,0 +1,99 @@
+import { type Clock, systemClock } from '@engagekit/reference-server';
+
+/** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
+export interface DueWork {
+  runDue(): Promise<void>;
+  nextDue(after: Date): Promise<Date | null>;
+}
+
+/** The mock's time: the real clock (the default) or, with `clock: 'manual'`, one that moves only when a test moves it. */
+export interface MockClock extends Clock {
+  /** True when the clock moves only when told (`clock: 'manual'`). */
+  readonly manual: boolean;
+  /** The mock's current time. */
+  now(): Date;
+  /**
+   * Puts a manual clock at `date` (a Date, an ISO-8601 string or epoch milliseconds). Nothing runs:
+   * work that falls due runs at the next `advance()` (`advance(0)` runs what is due now).
+   */
+  set(date: Date | string | number): void;
+  /**
+   * Moves a manual clock forward by milliseconds or a duration such as `'90s'`, `'90m'`, `'2h'` or
+   * `'1d'`, running in due order everything that falls due on the way: campaign runs (in each
+   * company's time zone) and webhook attempts and retries. Tokens expire by the same clock. Resolves
+   * once that work has finished.
+   */
+  advance(by: number | string): Promise<void>;
+}
+
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Milliseconds in `by`: a number of milliseconds (>= 0) or a string such as `'250ms'`, `'90s'`, `'90m'`, `'2h'`, `'1.5d'`. */
+export function parseDuration(by: number | string): number {
+  if (typeof by === 'number' && Number.isFinite(by) && by >= 0) return by;
+  if (typeof by === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(by);
+    if (m) return Number(m[1]) * UNITS[m[2] as keyof typeof UNITS];
+  }
+  throw new TypeError(`advance(): ${JSON.stringify(by)} is not a duration; give milliseconds (>= 0) or a string such as '90s', '90m', '2h' or '1d'.`);
+}
+
+/** `value` as a time: a Date, an ISO-8601 string or epoch milliseconds. */
+function toTime(value: Date | string | number): number {
+  const t = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
+  if (typeof t !== 'number' || !Number.isFinite(t)) {
+    throw new TypeError(`clock.set(): ${JSON.stringify(value)} is not a time; give a Date, an ISO-8601 string or epoch milliseconds.`);
+  }
+  return t;
+}
+
+/**
+ * The mock's clock. `choice` is `'manual'` (starting at the real time, back there on every
+ * `restart()`), a Clock of your own, or undefined for the real clock; only a manual clock moves.
+ * `work` gives the due work of the mock's current state.
+ */
+export function createMockClock(choice: Clock | 'manual' | undefined, work: () => DueWork): MockClock & { restart(): void } {
+  if (choice !== 'manual') {
+    const clock = choice ?? systemClock;
+    const manualOnly = (name: string): never => {
+      throw new TypeError(`clock.${name}() needs a manual clock: setupMockApi({ clock: 'manual' }) (engagekit-mock --clock manual).`);
+    };
+    return { manual: false, now: () => clock.now(), set: () => manualOnly('set'), advance: async () => manualOnly('advance'), restart() {} };
+  }
+
+  const start = Date.now();
+  let t = start;
+  // One move at a time: a second advance() starts where the first one ends.
+  let moving: Promise<unknown> = Promise.resolve();
+
+  async function moveBy(ms: number) {
+    const target = t + ms;
+    const due = work();
+    await due.runDue();
+    for (;;) {
+      const next = await due.nextDue(new Date(t));
+      if (!next || next.getTime() > target) break;
+      t = next.getTime();
+      await due.runDue();
+    }
+    t = target;
+    await due.runDue();
+  }
+
+  return {
+    manual: true,
+    now: () => new Date(t),
+    set(date) {
+      t = toTime(date);
+    },
+    async advance(by) {
+      const ms = parseDuration(by);
+      const moved = moving.then(() => moveBy(ms));
+      moving = moved.catch(() => {});
+      return moved;
+    },
+    restart() {
+      t = start;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/** A request the code under test sent to the mock, and what the mock answered. */
+export interface MockRequest {
+  method: string;
+  /** The path the API saw (without a base URL's path prefix). */
+  path: string;
+  /** The contract's operation, or null when the request named none (answered 404 or 405). */
+  operationId: string | null;
+  query: Record<string, string>;
+  /** The JSON body as sent; undefined when the operation takes none or it was not JSON. */
+  body: unknown;
+  /** The request's headers, names in lower case, with the bearer token redacted. */
+  headers: Record<string, string>;
+  /** The status answered; null when the mock dropped the connection (a `network` fault). */
+  status: number | null;
+  /** When it arrived, on the mock's clock (ISO-8601). */
+  at: string;
+}
+
+/** What the journal keeps of a request until it is read: no parsing on the request's path. */
+interface Entry {
+  method: string;
+  url: string;
+  headers: Headers;
+  operationId: string | null;
+  body: unknown;
+  status: number | null;
+  at: Date;
+}
+
+/** The filter of `requests()`. */
+export interface RequestFilter {
+  /** Only requests for this operation. */
+  operationId?: string;
+  /** Only requests that arrived at or after this time (on the mock's clock). */
+  since?: Date | string | number;
+}
+
+const redact = (name: string, value: string) => (name === 'authorization' ? value.replace(/^(\w+)\s+.*$/, '$1 [redacted]') : value);
+
+/**
+ * The request journal: the newest `limit` requests the mock answered (0 keeps none), for assertions
+ * such as "addOrder was called once, with this company_order_id", with no spy.
+ */
+export function createJournal(limit: number) {
+  let entries: Entry[] = [];
+
+  return {
+    record(entry: Entry): void {
+      if (limit <= 0) return;
+      entries.push(entry);
+      // Trim in batches, so a full journal costs one splice per `limit` requests.
+      if (entries.length >= 2 * limit) entries = entries.slice(-limit);
+    },
+    /** The requests kept, oldest first, that pass `filter`. */
+    list(filter: RequestFilter = {}): MockRequest[] {
+      const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
+      if (since !== undefined && Number.isNaN(since)) throw new TypeError(`requests(): since ${JSON.stringify(filter.since)} is not a time.`);
+      return entries
+        .slice(-limit)
+        .filter((e) => (filter.operationId === undefined || e.operationId === filter.operationId) && (since === undefined || e.at.getTime() >= since))
+        .map((e) => {
+          const url = new URL(e.url);
+          const headers: Record<string, string> = {};
+          e.headers.forEach((value, name) => {
+            headers[name] = redact(name, value);
+          });
+          return {
+            method: e.method,
+            path: url.pathname,
+            operationId: e.operationId,
+            query: Object.fromEntries(url.searchParams),
+            body: e.body === undefined ? undefined : structuredClone(e.body),
+            headers,
+            status: e.status,
+            at: e.at.toISOString(),
+          };
+        });
+    },
+    clear(): void {
+      entries = [];
+    },
+  };
+}
+
+export type Journal = ReturnType<typeof createJournal>;
