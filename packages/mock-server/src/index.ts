@@ -27,4 +27,5 @@ export {
   type MockApiOptions,
   type MockCompany,
   type MockFetch,
+  type MockSnapshot,
 } from './mock-api.ts';

@@ -138,6 +138,18 @@ describe('engagekit-mock (memory engine)', () => {
     expect(await get('/__mock/requests')).toEqual([]);
     expect((await post(`${url}/__mock/clock`, { advance: 'later' })).status).toBe(400);
     expect((await post(`${url}/__mock/clock`, {})).status).toBe(400);
+
+    const snap = await post(`${url}/__mock/snapshot`, {});
+    expect(snap.status).toBe(201);
+    const { id } = (await json<{ id: string }>(snap)).data;
+    expect((await post(`${url}/api/order/addOrder`, orderBody(info.company.company_id, 'H-3'), auth)).status).toBe(201);
+    await post(`${url}/__mock/clock`, { advance: '1d' });
+    expect((await json(await post(`${url}/__mock/restore`, { id }))).data).toEqual({ id });
+    expect(await get('/__mock/clock')).toEqual({ now: '2026-03-01T09:00:00.000Z', manual: true });
+    expect((await get<{ orders: { company_order_id: string }[] }>('/__mock/state')).orders.map((o) => o.company_order_id).sort()).toEqual(['H-1', 'H-2']);
+    const unknown = await post(`${url}/__mock/restore`, { id: 'snap_9' });
+    expect(unknown.status).toBe(400);
+    expect((await json(unknown)).message).toContain(`id must name a snapshot taken with POST /__mock/snapshot (${id})`);
   });
 
   it('answers a clock move 400 when the clock is real', async () => {

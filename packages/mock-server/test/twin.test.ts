@@ -203,3 +203,51 @@ describe('the request journal', () => {
     expect(silent.requests()).toEqual([]);
   });
 });
+
+describe('snapshot and restore', () => {
+  it('put back the records, the id sequence, the clock, channel outcomes and messages, as often as asked', async () => {
+    const { mock, client } = twin();
+    await addCustomers(mock, client);
+    const campaign = await client.campaigns.create({ ...campaignBody('snapped'), schedule: '2026-03-01T09:00:00Z' });
+    mock.channel.outcome('+919800000001', 'failed');
+    const snap = mock.snapshot();
+    const nextIds: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const order = await client.orders.add(orderBody(mock.company.company_id, 'AFTER'));
+      nextIds.push(order.id);
+      mock.fail('getCampaign', { status: 500 });
+      mock.channel.outcome('*', 'read');
+      await mock.clock.advance('2h');
+      expect(mock.messages({ campaignId: campaign.id })).toHaveLength(3);
+      await mock.restore(snap);
+      expect(mock.clock.now().toISOString()).toBe('2026-03-01T08:00:00.000Z');
+      expect(mock.messages()).toEqual([]);
+      expect(mock.channel.outcomes()).toEqual({ '+919800000001': { status: 'failed' } });
+      expect(mock.requests()).toEqual([]);
+      expect(mock.faults()).toEqual([]);
+    }
+    // The same ids come after a restore as came after the snapshot: a test sees the same ids whichever ran before it.
+    expect(nextIds[0]).toBe(nextIds[1]);
+    expect((await client.campaigns.get(campaign.id)).status).toBe('scheduled');
+    expect((await mock.state()).orders.map((o) => o.company_order_id).sort()).toEqual(['C-1', 'C-2', 'C-3']);
+    await mock.clock.advance('1h');
+    expect(
+      mock
+        .messages()
+        .map((m) => m.status)
+        .filter((s) => s === 'failed').length,
+    ).toBeGreaterThanOrEqual(1);
+  });
+
+  it('restores a mock on the real clock, and keeps a snapshot apart from later changes', async () => {
+    const mock = setupMockApi({ seed: 2 });
+    mocks.push(mock);
+    const client = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch });
+    const empty = mock.snapshot();
+    await client.orders.add(orderBody(mock.company.company_id, 'R-1'));
+    await mock.restore(empty);
+    expect((await mock.state()).orders).toEqual([]);
+    await client.orders.add(orderBody(mock.company.company_id, 'R-2'));
+    expect((await mock.state()).orders.map((o) => o.company_order_id)).toEqual(['R-2']);
+  });
+});

@@ -37,12 +37,23 @@ export function createRandomIds(): IdGenerator {
   };
 }
 
+/** Seeded ids that can say where their sequence is, to carry on from there later (`resumeSeededIds`). */
+export interface SeededIds extends IdGenerator {
+  /** The sequence's position now. */
+  position(): number;
+}
+
 /**
  * Deterministic ids for a seed: the same seed gives the same ids in the same order (mock and tests).
  * A small xorshift generator; not for secrets.
  */
-export function createSeededIds(seed: number | string): IdGenerator {
-  let x = typeof seed === 'number' ? seed >>> 0 || 1 : [...seed].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7) || 1;
+export function createSeededIds(seed: number | string): SeededIds {
+  return resumeSeededIds(typeof seed === 'number' ? seed >>> 0 || 1 : [...seed].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7) || 1);
+}
+
+/** Seeded ids carrying on from a `position()`: the ids that would have come next. */
+export function resumeSeededIds(position: number): SeededIds {
+  let x = position;
   const next = () => {
     x ^= x << 13;
     x >>>= 0;
@@ -60,5 +71,6 @@ export function createSeededIds(seed: number | string): IdGenerator {
     uuid() {
       return formatUuid(Uint8Array.from({ length: 16 }, () => next() & 0xff));
     },
+    position: () => x,
   };
 }

@@ -14,9 +14,9 @@ export { type CompanyClaims, createTokenService, hashToken, type TokenService } 
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
 export { requestIdOf } from './http/request-id.ts';
-export { createRandomIds, createSeededIds, type IdGenerator } from './ids.ts';
+export { createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
-export { createMemoryStore } from './store/memory.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';
 export * from './store/types.ts';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';

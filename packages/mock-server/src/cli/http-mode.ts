@@ -63,7 +63,7 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
     `Company: uuid ${mock.company.uuid}, company_id ${mock.company.company_id}`,
     `Company token (agency and orders): ${mock.company.token}`,
     `Webhook secret (endpoints the mock registers): ${mock.webhookSecret}${opts.webhookUrl ? `; endpoint: ${opts.webhookUrl}` : ''}`,
-    `Control endpoints: ${url}/__mock (reset, fail, faults, seed, state, webhooks)`,
+    `Control endpoints: ${url}/__mock (reset, fail, faults, seed, state, webhooks, clock, channel, messages, requests, snapshot, restore)`,
   ];
   const running = mock;
   return {

@@ -45,7 +45,8 @@ Environment:
 
 Control endpoints (memory engine): GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults,
 POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel,
-POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests. See the package README.`;
+POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests, POST /__mock/snapshot,
+POST /__mock/restore. See the package README.`;
 
 function integer(name: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)

@@ -24,17 +24,23 @@ export interface MockMessage {
   at: string;
 }
 
+/** What the channel holds: the outcomes set and the messages sent. */
+export interface ChannelState {
+  outcomes: [string, { status: MessageOutcome; reason: string | undefined }][];
+  log: MockMessage[];
+}
+
 /**
  * The mock's messaging channel: the server's simulated channel (outcomes fixed by each message's key,
  * so the same under the same `seed`), unless an outcome was set for the number or for every number
  * (`'*'`). It keeps what it sent, for `mock.messages()`.
  */
-export function createMockChannel(clock: Clock) {
+export function createMockChannel(clock: Clock, from?: ChannelState) {
   const simulated = createSimulatedChannel();
   // The same provider message ids, for messages whose outcome is set.
   const accepting = createSimulatedChannel({ failureRate: 0 });
-  const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>();
-  const log: MockMessage[] = [];
+  const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>(structuredClone(from?.outcomes ?? []));
+  const log: MockMessage[] = structuredClone(from?.log ?? []);
 
   const channel: ChannelAdapter = {
     name: 'mock',
@@ -80,6 +86,10 @@ export function createMockChannel(clock: Clock) {
     /** Forgets every outcome set: back to the simulated ones. */
     clearOutcomes(): void {
       outcomes.clear();
+    },
+    /** A copy of what it holds, for the mock's snapshots. */
+    snapshot(): ChannelState {
+      return structuredClone({ outcomes: [...outcomes], log });
     },
     /** What was sent, oldest first; only one campaign's with `campaignId`. */
     messages(filter: { campaignId?: string } = {}): MockMessage[] {

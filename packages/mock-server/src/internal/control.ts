@@ -31,6 +31,8 @@ export interface ControlTarget {
   messages(filter?: { campaignId?: string }): MockMessage[];
   requests(filter?: RequestFilter): MockRequest[];
   clearRequests(): void;
+  snapshot(): unknown;
+  restore(snapshot: unknown): Promise<void>;
 }
 
 /** Thrown by a control call given bad input: answered 400. */
@@ -46,7 +48,8 @@ const envelope = (message: string, data: unknown) => ({ success: true, message, 
  * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent), `GET /__mock/clock` and
  * `POST /__mock/clock` `{ set?, advance? }` (a manual clock), `GET /__mock/channel` and
  * `POST|DELETE /__mock/channel/outcomes` `{ phoneNumber, status, reason? }`,
- * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=]`.
+ * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=]`,
+ * `POST /__mock/snapshot` (answers its `id`) and `POST /__mock/restore` `{ id }`.
  */
 export function createControlApp(target: ControlTarget, requestIdOf: (request: Request) => string) {
   const app = new Hono().basePath(CONTROL_PREFIX);
@@ -132,11 +135,30 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     return c.json(envelope('Request journal cleared.', []));
   });
 
+  // Snapshots stay in the process, by id, for as long as it runs.
+  const snapshots = new Map<string, unknown>();
+  app.post('/snapshot', (c) => {
+    const id = `snap_${snapshots.size + 1}`;
+    snapshots.set(id, target.snapshot());
+    return c.json(envelope('Snapshot taken.', { id }), 201);
+  });
+  app.post('/restore', async (c) => {
+    const { id } = await body<{ id?: string }>(c.req.raw);
+    const snapshot = typeof id === 'string' ? snapshots.get(id) : undefined;
+    if (snapshot === undefined) {
+      throw new ControlInputError(
+        `id must name a snapshot taken with POST /__mock/snapshot${snapshots.size ? ` (${[...snapshots.keys()].join(', ')})` : ' (none yet)'}; got ${JSON.stringify(id ?? null)}.`,
+      );
+    }
+    await target.restore(snapshot);
+    return c.json(envelope('Snapshot restored.', { id }));
+  });
+
   app.notFound((c) =>
     errorAnswer(
       new HttpError(
         404,
-        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel, POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests.`,
+        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel, POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests, POST /__mock/snapshot, POST /__mock/restore.`,
       ),
       requestIdOf(c.req.raw),
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copy } from './copy.ts';
+import { cloneGraph, copy } from './copy.ts';
 
 describe('copy', () => {
   it('copies nested plain data so that changing the copy leaves the original alone', () => {
@@ -23,5 +23,28 @@ describe('copy', () => {
     expect(Object.keys(p)).toEqual(['__proto__', 'ok']);
     expect((p as { polluted?: boolean }).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(p)).toBe(Object.prototype);
+  });
+});
+
+describe('cloneGraph', () => {
+  it('copies a graph once per object, so the copy shares what the original shares, and keeps classes', () => {
+    class Box {
+      constructor(readonly items: unknown[]) {}
+      get size() {
+        return this.items.length;
+      }
+    }
+    const record = { id: 'r1', amount: { digits: 10n, scale: 1 } };
+    const original = { byId: new Map([['r1', record]]), list: new Box([record]), seen: new Set(['r1']), at: new Date(0) };
+    const c = cloneGraph(original);
+    expect(c).toEqual(original);
+    expect(c.byId.get('r1')).toBe(c.list.items[0]);
+    expect(c.byId.get('r1')).not.toBe(record);
+    expect(c.list).toBeInstanceOf(Box);
+    expect(c.list.size).toBe(1);
+    (c.byId.get('r1') as typeof record).id = 'changed';
+    c.seen.add('r2');
+    expect(record.id).toBe('r1');
+    expect(original.seen.size).toBe(1);
   });
 });

@@ -17,3 +17,40 @@ export function copy<T>(value: T): T {
   }
   return out as T;
 }
+
+/**
+ * A deep copy of a graph of maps, sets, arrays and objects in which an object reached twice is copied
+ * once, so the copy shares what the original shares (a record in a map and in an index stays one
+ * record). Objects keep their prototype; dates are copied; anything else not plain is kept as it is.
+ * For the memory store's snapshots.
+ */
+export function cloneGraph<T>(value: T, seen = new Map<object, unknown>()): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (value instanceof Map) {
+    const out = new Map();
+    seen.set(value, out);
+    for (const [k, v] of value) out.set(cloneGraph(k, seen), cloneGraph(v, seen));
+    return out as T;
+  }
+  if (value instanceof Set) {
+    const out = new Set();
+    seen.set(value, out);
+    for (const v of value) out.add(cloneGraph(v, seen));
+    return out as T;
+  }
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    seen.set(value, out);
+    for (const v of value) out.push(cloneGraph(v, seen));
+    return out as T;
+  }
+  const out = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
+  seen.set(value, out);
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, { value: cloneGraph((value as Record<string, unknown>)[key], seen), enumerable: true, writable: true, configurable: true });
+  }
+  return out as T;
+}

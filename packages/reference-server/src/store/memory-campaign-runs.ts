@@ -129,6 +129,8 @@ export function createMemoryCampaignRuns(deps: {
   };
   return {
     methods,
+    /** What it keeps, for the store's snapshots. */
+    state: { claims, messages, byRunCustomer, totals },
     clear() {
       claims.clear();
       messages.clear();

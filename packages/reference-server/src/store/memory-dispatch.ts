@@ -89,6 +89,8 @@ export function createMemoryDispatch(maps: {
 
   return {
     methods,
+    /** What it keeps, for the store's snapshots (its listeners are not state). */
+    state: { pending, claims },
     queued(delivery: DeliveryRecord) {
       pending.add(delivery.id);
       if (notifyScheduled || listeners.size === 0) return;

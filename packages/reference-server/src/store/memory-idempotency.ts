@@ -28,5 +28,5 @@ export function createMemoryIdempotency() {
       if (keys.get(id)?.status === null) keys.delete(id);
     },
   };
-  return { methods, clear: () => keys.clear() };
+  return { methods, state: { keys }, clear: () => keys.clear() };
 }

@@ -1,5 +1,5 @@
 import { addDecimal, type Decimal, decimalToNumber, decimalZero, toDecimal } from '../money.ts';
-import { copy } from './copy.ts';
+import { cloneGraph, copy } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
@@ -37,6 +37,39 @@ interface CompanyState {
   endpointList: SortedList<EndpointRecord>;
 }
 
+/** Everything a memory store held at one moment: from `snapshot()`, for `restore()`. Opaque. */
+export interface MemorySnapshot {
+  readonly data: unknown;
+}
+
+/** The memory store: a Store that can also copy all it holds and go back to such a copy at once. */
+export interface MemoryStore extends Store {
+  /** A copy of everything held now. Take it between calls: it refuses while a transaction runs. */
+  snapshot(): MemorySnapshot;
+  /** Puts back what a snapshot held (it can be restored again). Like `snapshot()`, it refuses while a transaction runs. */
+  restore(snapshot: MemorySnapshot): void;
+}
+
+/** Puts `source`'s contents into `target`'s containers (maps, sets, sorted lists, and objects of them), keeping the containers. */
+function refill(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(target)) {
+    const into = target[key];
+    const from = source[key];
+    if (into instanceof Map) {
+      into.clear();
+      for (const [k, v] of from as Map<unknown, unknown>) into.set(k, v);
+    } else if (into instanceof Set) {
+      into.clear();
+      for (const v of from as Set<unknown>) into.add(v);
+    } else if (into instanceof SortedList) {
+      into.items.length = 0;
+      for (const item of (from as SortedList<never>).items) into.items.push(item);
+    } else {
+      refill(into as Record<string, unknown>, from as Record<string, unknown>);
+    }
+  }
+}
+
 function page<T>(items: T[], total: number): Page<T> {
   return { items: items.map(copy), total };
 }
@@ -50,7 +83,7 @@ function page<T>(items: T[], total: number): Page<T> {
  * const store = createMemoryStore();
  * await store.createCompany({ uuid, company_id: 'ACME', name: 'Acme', timezone: 'UTC', created_at: now });
  */
-export function createMemoryStore(): Store {
+export function createMemoryStore(): MemoryStore {
   const settings = new Map<string, string>();
   const companies = new Map<string, CompanyRecord>();
   const companyCodes = new Set<string>();
@@ -95,6 +128,23 @@ export function createMemoryStore(): Store {
     if (count === 0) state.campaignsByStatus.delete(status);
     else state.campaignsByStatus.set(status, count);
   }
+
+  /** Every container of what the store holds (records and indexes): what a snapshot copies. */
+  const held = {
+    settings,
+    companies,
+    companyCodes,
+    companyList,
+    states,
+    templates,
+    endpoints,
+    events,
+    deliveries,
+    deliveriesByEndpoint,
+    dispatch: dispatch.state,
+    idempotency: idempotency.state,
+    runs: runs.state,
+  };
 
   /** While a transaction runs: how to undo each of its writes, should it throw. */
   let journal: (() => void)[] | undefined;
@@ -452,6 +502,15 @@ export function createMemoryStore(): Store {
     },
     async lock() {
       throw new Error('Store.lock holds locks for a transaction: call it on the store transaction(fn) gives fn.');
+    },
+    snapshot() {
+      if (running) throw new Error('snapshot() while a transaction runs: take it between calls.');
+      return { data: cloneGraph(held) };
+    },
+    restore(snapshot) {
+      if (running) throw new Error('restore() while a transaction runs: restore between calls.');
+      // A copy of the copy, so the snapshot stays as it was for the next restore.
+      refill(held, cloneGraph(snapshot.data) as Record<string, unknown>);
     },
   };
 }

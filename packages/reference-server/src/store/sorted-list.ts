@@ -15,14 +15,14 @@ export class SortedList<T extends { created_at: string; id: string }> {
 
   /** Adds a record at its place. */
   insert(item: T): void {
-    const at = this.#lowerBound(item);
+    const at = lowerBound(this.items, item);
     if (at === this.items.length) this.items.push(item);
     else this.items.splice(at, 0, item);
   }
 
   /** Removes the record with the same sort key; false when it is not kept. */
   remove(item: T): boolean {
-    const at = this.#lowerBound(item);
+    const at = lowerBound(this.items, item);
     const found = this.items[at];
     if (!found || compareCreated(found, item) !== 0) return false;
     this.items.splice(at, 1);
@@ -33,19 +33,20 @@ export class SortedList<T extends { created_at: string; id: string }> {
   slice(offset: number, limit: number): T[] {
     return this.items.slice(offset, offset + limit);
   }
+}
 
-  #lowerBound(item: T): number {
-    let low = 0;
-    let high = this.items.length;
-    // Fast path: the newest record goes at the end.
-    const last = this.items[high - 1];
-    if (!last || compareCreated(last, item) < 0) return high;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const probe = this.items[mid] as T;
-      if (compareCreated(probe, item) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+/** Where `item` goes in `items`, kept oldest first (a plain function, so a copied list works: see cloneGraph). */
+function lowerBound<T extends { created_at: string; id: string }>(items: T[], item: T): number {
+  let low = 0;
+  let high = items.length;
+  // Fast path: the newest record goes at the end.
+  const last = items[high - 1];
+  if (!last || compareCreated(last, item) < 0) return high;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const probe = items[mid] as T;
+    if (compareCreated(probe, item) < 0) low = mid + 1;
+    else high = mid;
   }
+  return low;
 }
