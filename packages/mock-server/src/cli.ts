@@ -53,7 +53,15 @@ if (command.engine === 'prism') {
 } else {
   // Loaded only here: the app and its contract are what make the other commands slow to start.
   const { serveMemoryMock } = await import('./cli/http-mode.ts');
-  const running = await serveMemoryMock(command);
+  let running: Awaited<ReturnType<typeof serveMemoryMock>>;
+  try {
+    running = await serveMemoryMock(command);
+  } catch (e) {
+    // Sample data that cannot load: the message names the file, the place in it and the problem.
+    if ((e as Error)?.name !== 'MockDataError') throw e;
+    console.error((e as Error).message);
+    process.exit(2);
+  }
   ready = [...running.notices, `engagekit mock (memory engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${running.url}`];
   close = running.close;
 }

@@ -8,7 +8,7 @@ export { type MockClock, parseDuration } from './internal/clock.ts';
 export type { Fault, FaultOptions } from './internal/faults.ts';
 export { MockNetworkError } from './internal/faults.ts';
 export type { MockRequest, RequestFilter } from './internal/journal.ts';
-export { type LoadedData, type MockData, MockDataError } from './internal/sample-data.ts';
+export { type LoadedData, type MockData, MockDataError, MockDataSchema, mockDataJsonSchema } from './internal/sample-data.ts';
 export type { MockState } from './internal/state.ts';
 export {
   MOCK_WEBHOOK_SECRET,

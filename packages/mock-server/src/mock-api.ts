@@ -31,7 +31,7 @@ import { createMockClock, type MockClock } from './internal/clock.ts';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
 import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
 import { createJournal, type MockRequest, type RequestFilter } from './internal/journal.ts';
-import { type LoadedData, loadData, type MockData } from './internal/sample-data.ts';
+import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
 import { sha256Hex, signCompanyToken } from './internal/token.ts';
 import {
@@ -177,6 +177,7 @@ export function createMockApi(options: MockApiOptions = {}) {
   const adminToken = options.adminToken ?? DEFAULT_ADMIN_TOKEN;
   const jwtSecret = options.jwtSecret ?? DEFAULT_JWT_SECRET;
   if (jwtSecret.length < 32) throw new TypeError('jwtSecret must be at least 32 characters.');
+  if (options.data !== undefined) parseMockData(options.data, 'The data option');
   const clock = createMockClock(options.clock, () => current.runtime);
   const journal = createJournal(options.requestLog ?? 1000);
   const logger = options.logger ?? silentLogger;
@@ -486,7 +487,8 @@ export function createMockApi(options: MockApiOptions = {}) {
       return state;
     },
     /** Loads sample data through the API as the company; resolves to what was created. */
-    seed(data: MockData): Promise<LoadedData> {
+    async seed(data: MockData): Promise<LoadedData> {
+      parseMockData(data, 'seed() data');
       return loadData(data, { send: handle, baseUrl, company, adminToken });
     },
     /**

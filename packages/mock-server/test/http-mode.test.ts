@@ -203,6 +203,30 @@ describe('engagekit-mock (memory engine)', () => {
     expect(await customers()).toHaveLength(1);
   });
 
+  it('refuses a --data file that cannot load with exit code 2, naming the file, the place in it and the problem', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engagekit-mock-'));
+    const write = (name: string, text: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const shape = write('shape.json', JSON.stringify({ orders: [{ ...orderBody('X', 'O-1'), phoneNumber: 'call me' }], order: [] }));
+    const bad = await runCli(['--data', shape]);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain(`--data ${shape} is not valid sample data:`);
+    expect(bad.output).toMatch(/orders\[0\]\.phoneNumber: .*E\.164/);
+    expect(bad.output).toMatch(/\(the top level\): Unrecognized key: "order"/);
+    const notJson = write('broken.json', '{ "orders": [ ');
+    expect(await runCli(['--data', notJson])).toMatchObject({ code: 2, output: expect.stringContaining(`--data ${notJson} is not JSON:`) });
+    const missing = join(dir, 'missing.json');
+    expect(await runCli(['--data', missing])).toMatchObject({ code: 2, output: expect.stringContaining(`--data ${missing}: cannot read it (ENOENT)`) });
+    const refused = write('refused.json', JSON.stringify({ campaigns: [campaignBody('twice'), campaignBody('twice')] }));
+    expect(await runCli(['--data', refused])).toMatchObject({
+      code: 2,
+      output: expect.stringContaining(`--data ${refused}: Sample data refused: campaigns[1] answered 409`),
+    });
+  });
+
   it('refuses bad flags and a short ADMIN_TOKEN with exit code 2 and a message', async () => {
     const port = await runCli(['--port', 'eighty']);
     expect(port.code).toBe(2);

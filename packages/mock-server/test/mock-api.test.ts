@@ -1,4 +1,6 @@
 /** The in-process mock through `mock.fetch`: the ready company, seeds, reset, state and sample data. */
+
+import { readFileSync } from 'node:fs';
 import { createManualClock, createTokenService, hashToken } from '@engagekit/reference-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex, signCompanyToken } from '../src/internal/token.ts';
@@ -188,13 +190,28 @@ describe('sample data', () => {
     expect(res.json.pagination).toMatchObject({ total: 1 });
   });
 
-  it('rejects ready with the API’s own words when the data is refused', async () => {
-    const mock = mockWith({
-      data: { orders: [{ company_order_id: 'BAD', totalAmount: -1, firstName: 'x', phoneNumber: 'nope', postalCode: '1', streetAddress1: 'x' }] },
-    });
+  it('refuses data of the wrong shape at once, naming each place in it and the problem', () => {
+    const bad = { orders: [{ company_order_id: 'BAD', totalAmount: -1, firstName: 'x', phoneNumber: 'nope', postalCode: '1', streetAddress1: 'x' }] };
+    expect(() => setupMockApi({ data: bad })).toThrow(MockDataError);
+    expect(() => setupMockApi({ data: bad })).toThrow(
+      /^The data option is not valid sample data:\n {2}orders\[0\]\.totalAmount: .*\n {2}orders\[0\]\.phoneNumber: must be an E\.164/,
+    );
+    expect(() => setupMockApi({ data: { templates: {} } as never })).toThrow(/templates: /);
+  });
+
+  it('rejects ready with the API’s own words when the API refuses the data', async () => {
+    const mock = mockWith({ data: { campaigns: [campaignBody('twice'), campaignBody('twice')] } });
     const err = await mock.ready.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MockDataError);
-    expect((err as Error).message).toMatch(/orders\[0\] answered 400: .*phoneNumber/);
+    expect((err as Error).message).toMatch(/campaigns\[1\] answered 409: /);
+    await expect(mock.seed({ orders: [{ company_order_id: 'X' }] } as never)).rejects.toThrow(/^seed\(\) data is not valid sample data:/);
+  });
+
+  it('publishes the shape of sample data as JSON Schema', async () => {
+    const schema = JSON.parse(readFileSync(new URL('../dist/fixtures.schema.json', import.meta.url), 'utf8'));
+    expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'templates', 'customers', 'orders', 'campaigns']);
+    expect(schema.properties.orders.items.required).not.toContain('company_id');
   });
 
   it('loads more on demand with seed(data), answering with what was created', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { MockNetworkError } from '../internal/faults.ts';
-import type { MockData } from '../internal/sample-data.ts';
+import { type MockData, MockDataError, parseMockData } from '../internal/sample-data.ts';
 import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi } from '../mock-api.ts';
 import type { ServeOptions } from './options.ts';
 
@@ -16,12 +16,29 @@ export interface RunningMock {
 
 const displayHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
+/** The sample data in `file`, checked; a MockDataError naming the file and what is wrong otherwise. */
+export function readDataFile(file: string): MockData {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MockDataError(`--data ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new MockDataError(`--data ${file} is not JSON: ${(e as Error).message}`);
+  }
+  return parseMockData(json, `--data ${file}`);
+}
+
 /**
  * Serves the memory engine on a port: the mock's handler (the reference app, faults and the
  * `/__mock` control endpoints). A simulated network failure drops the connection.
  */
 export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> {
-  const data = opts.dataFile ? (JSON.parse(readFileSync(opts.dataFile, 'utf8')) as MockData) : undefined;
+  const data = opts.dataFile ? readDataFile(opts.dataFile) : undefined;
   let mock: MockApi | undefined;
   const server = serve({
     hostname: opts.host,
@@ -57,7 +74,10 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
     rateLimitPerMinute: opts.rateLimitPerMinute,
     ...(opts.manualClock ? { clock: 'manual' as const } : {}),
   });
-  await mock.ready;
+  await mock.ready.catch(async (e: unknown) => {
+    server.close();
+    throw e instanceof MockDataError && opts.dataFile ? new MockDataError(`--data ${opts.dataFile}: ${e.message}`) : e;
+  });
   const notices = [
     opts.adminToken ? 'Admin token: the one in ADMIN_TOKEN' : `Admin token: ${DEFAULT_ADMIN_TOKEN} (set ADMIN_TOKEN to choose one)`,
     `Company: uuid ${mock.company.uuid}, company_id ${mock.company.company_id}`,

@@ -1,7 +1,10 @@
-import type { AddOrderBody, Campaign, CreateCampaignBody, ImportCustomersBody, Order, SubmitTemplateBody, Template } from '@engagekit/contract';
+import { AddOrderBody, type Campaign, CreateCampaignBody, ImportCustomersBody, type Order, SubmitTemplateBody, type Template } from '@engagekit/contract';
+import { z } from 'zod';
 
 /** Sample data to load into the mock's company, through the API itself (so it is validated exactly as calls are). */
 export interface MockData {
+  /** The JSON Schema of the file (ignored). */
+  $schema?: string;
   /** Loaded first: templates, as `POST /agency/template` takes them. */
   templates?: SubmitTemplateBody[];
   /** Then imported customers, as `POST /api/v2/companies/{uuid}/customers` takes them. */
@@ -10,6 +13,46 @@ export interface MockData {
   orders?: (Omit<AddOrderBody, 'company_id'> & { company_id?: string })[];
   /** Then campaigns, as `POST /agency/createCampaign` takes them. */
   campaigns?: CreateCampaignBody[];
+}
+
+/**
+ * The shape of sample data (a fixture file for `engagekit-mock --data`, or the `data` option): the
+ * request bodies of the contract itself. Published as JSON Schema in `dist/fixtures.schema.json`
+ * (`@engagekit/mock-server/fixtures.schema.json`); a file may name it in `$schema`.
+ */
+export const MockDataSchema = z
+  .strictObject({
+    $schema: z.string().optional().meta({ description: 'The JSON Schema of this file, for editors.' }),
+    templates: z.array(SubmitTemplateBody).optional().meta({ description: 'Loaded first, as `POST /agency/template` takes them.' }),
+    customers: ImportCustomersBody.shape.customers.optional().meta({ description: 'Then imported, as `POST /api/v2/companies/{uuid}/customers` takes them.' }),
+    orders: z
+      .array(AddOrderBody.extend({ company_id: AddOrderBody.shape.company_id.optional() }))
+      .optional()
+      .meta({ description: "Then added, as `POST /api/order/addOrder` takes them; `company_id` defaults to the mock company's." }),
+    campaigns: z.array(CreateCampaignBody).optional().meta({ description: 'Then created, as `POST /agency/createCampaign` takes them.' }),
+  })
+  .meta({ title: 'engagekit mock sample data', description: 'Sample data the engagekit mock loads through its own API, at start and after every reset.' });
+
+/** The JSON Schema of sample data, as `dist/fixtures.schema.json` holds it. */
+export function mockDataJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(MockDataSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/**
+ * `value` checked against the sample data's shape; a MockDataError naming `source` (the file, or the
+ * option), the path of each problem in it and the problem, when it does not fit.
+ */
+export function parseMockData(value: unknown, source: string): MockData {
+  const r = MockDataSchema.safeParse(value);
+  if (r.success) return value as MockData;
+  const problems = r.error.issues.slice(0, 10).map((i) => `  ${pathOf(i.path) || '(the top level)'}: ${i.message}`);
+  const more = r.error.issues.length > 10 ? `\n  ...and ${r.error.issues.length - 10} more` : '';
+  throw new MockDataError(`${source} is not valid sample data:\n${problems.join('\n')}${more}`);
+}
+
+/** `orders[2].phoneNumber` from zod's path. */
+function pathOf(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
 }
 
 /** What loading sample data created, as the API answered. */
