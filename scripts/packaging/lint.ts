@@ -19,7 +19,10 @@ import { PACKAGES, type PackageName, packageDir, ROOT } from '../build/ensure-bu
 import { packAll } from './pack.ts';
 
 /** Entry points arethetypeswrong cannot judge: files that are not JavaScript. */
-const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = { contract: ['./openapi.yaml'], 'mock-server': ['./fixtures.schema.json'] };
+const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
+  contract: ['./openapi.yaml'],
+  'mock-server': ['./fixtures.schema.json', './control-openapi.json'],
+};
 
 /** Entry points for browsers only, which Node cannot load (msw/browser is not for Node); a browser test loads them. */
 const BROWSER_ONLY: Partial<Record<PackageName, string[]>> = { 'mock-server': ['./browser'] };

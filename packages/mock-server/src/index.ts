@@ -5,6 +5,7 @@
  */
 export type { MessageOutcome, MockMessage } from './internal/channel.ts';
 export { type MockClock, parseDuration } from './internal/clock.ts';
+export { controlDocument } from './internal/control-document.ts';
 export type { Fault, FaultOptions } from './internal/faults.ts';
 export { MockNetworkError } from './internal/faults.ts';
 export type { MockRequest, RequestFilter } from './internal/journal.ts';

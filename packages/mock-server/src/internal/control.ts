@@ -2,6 +2,7 @@ import { errorAnswer, HttpError } from '@engagekit/reference-server';
 import { Hono } from 'hono';
 import type { MessageOutcome, MockMessage } from './channel.ts';
 import type { MockClock } from './clock.ts';
+import { controlDocument } from './control-document.ts';
 import type { Fault, FaultOptions } from './faults.ts';
 import type { MockRequest, RequestFilter } from './journal.ts';
 import type { LoadedData, MockData } from './sample-data.ts';
@@ -49,7 +50,8 @@ const envelope = (message: string, data: unknown) => ({ success: true, message, 
  * `POST /__mock/clock` `{ set?, advance? }` (a manual clock), `GET /__mock/channel` and
  * `POST|DELETE /__mock/channel/outcomes` `{ phoneNumber, status, reason? }`,
  * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=]`,
- * `POST /__mock/snapshot` (answers its `id`) and `POST /__mock/restore` `{ id }`.
+ * `POST /__mock/snapshot` (answers its `id`) and `POST /__mock/restore` `{ id }`; `GET /__mock/openapi.json`
+ * describes them all (internal/control-document.ts).
  */
 export function createControlApp(target: ControlTarget, requestIdOf: (request: Request) => string) {
   const app = new Hono().basePath(CONTROL_PREFIX);
@@ -65,6 +67,11 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
   };
 
   app.get('/', (c) => c.json(envelope('engagekit mock', target.info())));
+  let document: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= controlDocument();
+    return c.json(document);
+  });
   app.post('/reset', async (c) => {
     const { seed } = await body<{ seed?: number | string }>(c.req.raw);
     if (seed !== undefined && typeof seed !== 'number' && typeof seed !== 'string') throw new ControlInputError('seed must be a number or a string.');
@@ -158,7 +165,7 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     errorAnswer(
       new HttpError(
         404,
-        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel, POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests, POST /__mock/snapshot, POST /__mock/restore.`,
+        `No control endpoint ${c.req.method} ${c.req.path}. There are: GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults, POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel, POST|DELETE /__mock/channel/outcomes, GET /__mock/messages, GET|DELETE /__mock/requests, POST /__mock/snapshot, POST /__mock/restore, GET /__mock/openapi.json.`,
       ),
       requestIdOf(c.req.raw),
     ),

@@ -1,0 +1,254 @@
+/**
+ * The OpenAPI 3.1 document of the control endpoints under `/__mock`, served at `/__mock/openapi.json`
+ * and shipped as `dist/control-openapi.json`: a partner in any language can drive the mock with a
+ * client generated from it. The schemas come from zod (the contract's request bodies for sample data).
+ */
+import { ErrorResponse, operations } from '@engagekit/contract';
+import { z } from 'zod';
+import { MockDataSchema } from './sample-data.ts';
+
+const OUTCOMES = ['sent', 'delivered', 'read', 'failed'] as const;
+
+const Seed = z.union([z.number(), z.string()]).meta({ description: 'Makes generated ids the same run after run.', example: 7 });
+const Info = z.looseObject({
+  company: z.looseObject({ uuid: z.string(), company_id: z.string(), name: z.string(), token: z.string() }),
+  adminToken: z.string(),
+  webhookSecret: z.string(),
+  baseUrl: z.string(),
+  orderBaseUrl: z.string(),
+  seed: Seed.nullable(),
+});
+const FaultBody = z.object({
+  operationId: z.enum(Object.keys(operations) as [string, ...string[]]).meta({ description: 'The contract operation the fault hits.' }),
+  status: z.number().int().optional().meta({ description: 'Answer with this error status and the standard envelope; omit for latency alone.', example: 503 }),
+  times: z.number().int().min(1).nullable().optional().meta({ description: 'Calls it hits (default 1); null until cleared.' }),
+  delayMs: z.number().min(0).optional().meta({ description: 'Hold each hit call this long first.' }),
+  message: z.string().optional(),
+  code: z.string().optional(),
+  retryAfter: z.number().min(0).optional().meta({ description: 'Retry-After seconds on a 429 or 503 (default 0).' }),
+  network: z.boolean().optional().meta({ description: 'Drop the connection instead of answering.' }),
+});
+const Fault = z.looseObject({ operationId: z.string(), remaining: z.number().nullable() });
+const Clock = z.object({
+  now: z.string().meta({ description: "The mock's time (ISO-8601).", example: '2026-03-01T09:00:00.000Z' }),
+  manual: z.boolean().meta({ description: 'True with --clock manual: time moves only through POST /__mock/clock.' }),
+});
+const ClockBody = z.object({
+  set: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({ description: 'Put the clock at this time (ISO-8601 or epoch milliseconds); nothing runs.', example: '2026-03-01T08:00:00Z' }),
+  advance: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({ description: "Move forward by milliseconds or '90s', '90m', '2h', '1d', running what falls due; answers once it has run.", example: '2h' }),
+});
+const Outcome = z.object({ status: z.enum(OUTCOMES), reason: z.string().optional() });
+const Outcomes = z.object({ outcomes: z.record(z.string(), Outcome).meta({ description: "By phone number; '*' for every other number." }) });
+const OutcomeBody = z.object({
+  phoneNumber: z.string().meta({ description: "A phone number, or '*' for every number without an outcome of its own.", example: '*' }),
+  status: z.enum(OUTCOMES),
+  reason: z.string().optional().meta({ description: "A failure's error.", example: 'not on WhatsApp' }),
+});
+const Message = z.object({
+  campaignId: z.string(),
+  runKey: z.string().meta({ description: "The campaign's due time this run was for." }),
+  customerId: z.string(),
+  to: z.string(),
+  template: z.object({
+    name: z.string(),
+    language: z.string(),
+    header: z.array(z.string()),
+    body: z.array(z.string()),
+    cards: z.array(z.object({ image_url: z.string(), body: z.array(z.string()) })),
+  }),
+  variables: z.record(z.string(), z.string()),
+  status: z.enum(OUTCOMES),
+  error: z.string().nullable(),
+  providerMessageId: z.string().nullable(),
+  at: z.string(),
+});
+const RecordedRequest = z.object({
+  method: z.string(),
+  path: z.string(),
+  operationId: z.string().nullable(),
+  query: z.record(z.string(), z.string()),
+  body: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).meta({ description: 'Names in lower case; the bearer token redacted.' }),
+  status: z.number().nullable().meta({ description: 'Null when the mock dropped the connection (a network fault).' }),
+  at: z.string(),
+});
+const SnapshotId = z.object({ id: z.string().meta({ example: 'snap_1' }) });
+const Webhook = z.looseObject({ url: z.string(), headers: z.record(z.string(), z.string()), rawBody: z.string(), status: z.number().nullable() });
+const State = z
+  .looseObject({})
+  .meta({ description: "The company's records as the API shows them: company, orders, campaigns, customers, templates, webhooks, deliveries, events." });
+
+interface Operation {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  query?: Record<string, string>;
+  body?: z.ZodType;
+  status?: 200 | 201;
+  data: z.ZodType;
+}
+
+const OPERATIONS: Operation[] = [
+  { method: 'get', path: '', operationId: 'getMockInfo', summary: 'The company and its token, the admin token, the webhook secret, the seed', data: Info },
+  {
+    method: 'post',
+    path: '/reset',
+    operationId: 'reset',
+    summary: 'Back to the start (optionally with another seed)',
+    body: z.object({ seed: Seed.optional() }),
+    data: Info,
+  },
+  {
+    method: 'post',
+    path: '/fail',
+    operationId: 'addFault',
+    summary: 'Make the next call(s) of an operation fail or slow down',
+    body: FaultBody,
+    status: 201,
+    data: Fault,
+  },
+  { method: 'get', path: '/faults', operationId: 'listFaults', summary: 'The live faults', data: z.array(Fault) },
+  { method: 'delete', path: '/faults', operationId: 'clearFaults', summary: 'Remove every fault', data: z.array(Fault) },
+  {
+    method: 'post',
+    path: '/seed',
+    operationId: 'loadSampleData',
+    summary: 'Load sample data through the API',
+    body: MockDataSchema,
+    status: 201,
+    data: z.looseObject({}),
+  },
+  {
+    method: 'get',
+    path: '/state',
+    operationId: 'getState',
+    summary: "A company's state (default: the mock's company)",
+    query: { uuid: 'Another company.' },
+    data: State,
+  },
+  { method: 'get', path: '/webhooks', operationId: 'listWebhooks', summary: 'The signed webhook requests sent', data: z.array(Webhook) },
+  { method: 'delete', path: '/webhooks', operationId: 'clearWebhooks', summary: 'Forget the webhook log', data: z.array(Webhook) },
+  { method: 'get', path: '/clock', operationId: 'getClock', summary: "The mock's time", data: Clock },
+  { method: 'post', path: '/clock', operationId: 'moveClock', summary: 'Set and/or advance a manual clock', body: ClockBody, data: Clock },
+  { method: 'get', path: '/channel', operationId: 'getChannelOutcomes', summary: 'The channel outcomes set', data: Outcomes },
+  {
+    method: 'post',
+    path: '/channel/outcomes',
+    operationId: 'setChannelOutcome',
+    summary: 'Set what messages to a number get',
+    body: OutcomeBody,
+    status: 201,
+    data: Outcomes,
+  },
+  { method: 'delete', path: '/channel/outcomes', operationId: 'clearChannelOutcomes', summary: 'Back to the simulated outcomes', data: Outcomes },
+  {
+    method: 'get',
+    path: '/messages',
+    operationId: 'listMessages',
+    summary: 'The messages campaigns sent',
+    query: { campaignId: 'One campaign only.' },
+    data: z.array(Message),
+  },
+  {
+    method: 'get',
+    path: '/requests',
+    operationId: 'listRequests',
+    summary: 'The request journal',
+    query: { operationId: 'One operation only.', since: 'Only requests at or after this time (ISO-8601).' },
+    data: z.array(RecordedRequest),
+  },
+  { method: 'delete', path: '/requests', operationId: 'clearRequests', summary: 'Forget the request journal', data: z.array(RecordedRequest) },
+  {
+    method: 'post',
+    path: '/snapshot',
+    operationId: 'takeSnapshot',
+    summary: 'Take a snapshot of the state (kept while the process runs)',
+    status: 201,
+    data: SnapshotId,
+  },
+  { method: 'post', path: '/restore', operationId: 'restoreSnapshot', summary: 'Go back to a snapshot', body: SnapshotId, data: SnapshotId },
+];
+
+/**
+ * A JSON Schema for OpenAPI 3.1 from `schema`: named schemas (the contract's, with a meta `id`) go to
+ * `components.schemas` and are referenced there.
+ */
+function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unknown {
+  const {
+    $defs,
+    $schema: _,
+    ...rest
+  } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
+  const relink = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] = relink(def);
+  return relink(rest);
+}
+
+/** The control API's OpenAPI document. */
+export function controlDocument(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema: schemaOf(schema, schemas) } });
+  const error = { description: 'Bad input: the message says what to change.', content: json(ErrorResponse) };
+  // This document itself is served at GET /__mock/openapi.json.
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const path = `/__mock${op.path}`;
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[op.method] = {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: `${op.summary}. Answers in the API's envelope; bad input is a 400 whose message says what to change.`,
+      tags: ['control'],
+      ...(op.query
+        ? {
+            parameters: Object.entries(op.query).map(([name, description]) => ({
+              name,
+              in: 'query',
+              required: false,
+              description,
+              schema: { type: 'string' },
+            })),
+          }
+        : {}),
+      ...(op.body ? { requestBody: { required: false, content: json(op.body) } } : {}),
+      responses: {
+        [op.status ?? 200]: {
+          description: op.summary,
+          content: json(z.object({ success: z.literal(true), message: z.string(), data: op.data })),
+        },
+        400: error,
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'engagekit mock control API',
+      version: '1',
+      contact: { name: 'engagekit maintainers' },
+      license: { name: 'MIT', identifier: 'MIT' },
+      description:
+        'The control endpoints of the engagekit mock (engagekit-mock, memory engine): reset, faults, sample data, state, webhooks, the clock (--clock manual), channel outcomes, messages, the request journal, snapshots. No token: the mock listens on loopback.',
+    },
+    servers: [{ url: 'http://127.0.0.1:4010' }],
+    // No token: the control endpoints are for tests, on loopback.
+    security: [],
+    tags: [{ name: 'control', description: 'Drive the mock from a test in any language.' }],
+    paths,
+    components: { schemas },
+  };
+}
+
+/** The method and path of every control operation the document describes, as `GET /__mock/clock`. */
+export function documentedControlRoutes(): string[] {
+  return OPERATIONS.map((op) => `${op.method.toUpperCase()} /__mock${op.path}`);
+}
