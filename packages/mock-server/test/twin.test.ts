@@ -1,4 +1,7 @@
-/** The mock as a twin of the server: a clock the test moves, campaigns that run, channel outcomes and the request journal. */
+/**
+ * The mock as a twin of the server: a clock the test moves, campaigns that run, channel outcomes and
+ * the request journal. The campaign rules themselves are the shared scenarios of campaigns.test.ts.
+ */
 import { createClient } from '@engagekit/sdk';
 import { verifyWebhook } from '@engagekit/sdk/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,22 +48,6 @@ describe('a manual clock', () => {
     expect((await client.campaigns.get(campaign.id)).status).toMatch(/completed|failed/);
     const report = await client.reports.get();
     expect(report.messages.total).toBe(3);
-  });
-
-  it('runs every due time in order within one advance, recurring ones in the company’s time zone across a DST change', async () => {
-    // New York moves its clocks forward on Sunday 8 March 2026: 09:00 local is 14:00 UTC before, 13:00 UTC after.
-    const { mock, client } = twin('2026-02-28T00:00:00.000Z', { company: { timezone: 'America/New_York' } });
-    await addCustomers(mock, client);
-    const weekly = await client.campaigns.create({
-      ...campaignBody('sundays'),
-      schedule_type: 'recurring',
-      schedule: '2026-02-28T00:00:00Z',
-      days: { sunday: ['09:00'] },
-    });
-    await mock.clock.advance('15d');
-    const runs = [...new Set(mock.messages({ campaignId: weekly.id }).map((m) => m.runKey))];
-    expect(runs).toEqual(['2026-03-01T14:00:00.000Z', '2026-03-08T13:00:00.000Z']);
-    expect(await client.campaigns.get(weekly.id)).toMatchObject({ status: 'scheduled' });
   });
 
   it('takes channel outcomes per number and for every number, with a reason for failures', async () => {

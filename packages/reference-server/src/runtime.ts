@@ -36,6 +36,11 @@ export interface Runtime {
   runDue(): Promise<void>;
   /** When the next campaign run or webhook attempt falls due after `after`; null when nothing waits. */
   nextDue(after: Date): Promise<Date | null>;
+  /**
+   * For a clock that moves only when told: moves it (with `setTime`) to `until`, stopping at each due
+   * time on the way to run what falls due then (`runDue`), in due order. Resolves once all of it has run.
+   */
+  advanceTo(until: Date, setTime: (time: Date) => void): Promise<void>;
   /** Stops the scheduler (runs hand back at a clean point), then the dispatcher (attempts in flight get `graceMs`), then closes the store. */
   close(graceMs?: number): Promise<void>;
 }
@@ -66,6 +71,15 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, channel: options.channel ?? createSimulatedChannel() });
+  async function runDue() {
+    await scheduler.tick();
+    await dispatcher.settle();
+  }
+  async function nextDue(after: Date) {
+    const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), store.nextDeliveryDue(after.toISOString())]);
+    const times = [campaign?.getTime(), delivery === null ? undefined : Date.parse(delivery)].filter((t): t is number => t !== undefined);
+    return times.length === 0 ? null : new Date(Math.min(...times));
+  }
   return {
     app,
     dispatcher,
@@ -74,14 +88,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       await dispatcher.start();
       scheduler.start();
     },
-    async runDue() {
-      await scheduler.tick();
-      await dispatcher.settle();
-    },
-    async nextDue(after) {
-      const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), store.nextDeliveryDue(after.toISOString())]);
-      const times = [campaign?.getTime(), delivery === null ? undefined : Date.parse(delivery)].filter((t): t is number => t !== undefined);
-      return times.length === 0 ? null : new Date(Math.min(...times));
+    runDue,
+    nextDue,
+    async advanceTo(until, setTime) {
+      await runDue();
+      for (;;) {
+        const next = await nextDue(clock.now());
+        if (!next || next > until) break;
+        setTime(next);
+        await runDue();
+      }
+      setTime(until);
+      await runDue();
     },
     async close(graceMs) {
       await scheduler.stop();

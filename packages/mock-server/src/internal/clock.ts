@@ -2,8 +2,7 @@ import { type Clock, systemClock } from '@engagekit/reference-server';
 
 /** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
 export interface DueWork {
-  runDue(): Promise<void>;
-  nextDue(after: Date): Promise<Date | null>;
+  advanceTo(until: Date, setTime: (time: Date) => void): Promise<void>;
 }
 
 /** The mock's time: the real clock (the default) or, with `clock: 'manual'`, one that moves only when a test moves it. */
@@ -66,19 +65,10 @@ export function createMockClock(choice: Clock | 'manual' | undefined, work: () =
   // One move at a time: a second advance() starts where the first one ends.
   let moving: Promise<unknown> = Promise.resolve();
 
-  async function moveBy(ms: number) {
-    const target = t + ms;
-    const due = work();
-    await due.runDue();
-    for (;;) {
-      const next = await due.nextDue(new Date(t));
-      if (!next || next.getTime() > target) break;
-      t = next.getTime();
-      await due.runDue();
-    }
-    t = target;
-    await due.runDue();
-  }
+  const moveBy = (ms: number) =>
+    work().advanceTo(new Date(t + ms), (time) => {
+      t = time.getTime();
+    });
 
   return {
     manual: true,

@@ -5,10 +5,14 @@ import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } fro
 import { createScheduler } from '../campaigns/scheduler.ts';
 import { createManualClock } from '../clock.ts';
 import { createSeededIds } from '../ids.ts';
+import { createRuntime } from '../runtime.ts';
 import { forEveryStore } from '../store/every-store.ts';
 import { openSqlStore } from '../store/index.ts';
 import type { CampaignRecord, CompanyRecord } from '../store/types.ts';
+import { type CampaignWorld, describeCampaignScenarios } from './campaign-scenarios.ts';
+import { createCampaign } from './campaigns.ts';
 import { importCustomers } from './customers.ts';
+import { buildReport } from './reports.ts';
 
 /** A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves. */
 function recordingChannel(hangOn?: number): ChannelAdapter & { sent: OutboundMessage[]; hung: Promise<void> } {
@@ -198,5 +202,49 @@ describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process
     expect(keys).toHaveLength(200);
     expect(new Set(keys).size).toBe(200);
     expect(await s1.countCampaignsByStatus(company.uuid)).toEqual({ completed: 4 });
+  });
+});
+
+/** The shared campaign scenarios on the reference runtime (what the server runs), with a clock the test moves, on every store. */
+forEveryStore((kind, makeStore) => {
+  let n = 0;
+  describeCampaignScenarios('campaign scenarios on the reference runtime', async (start, timeZone): Promise<CampaignWorld> => {
+    const store = await makeStore();
+    const clock = createManualClock(new Date(start));
+    const ids = createSeededIds(`scenario-${kind}-${n++}`);
+    const sent: ReturnType<CampaignWorld['sent']> = [];
+    let failing = false;
+    const simulated = createSimulatedChannel({ failureRate: 0 });
+    const channel: ChannelAdapter = {
+      name: 'scenario',
+      async send(m) {
+        sent.push({ campaignId: m.campaignId, to: m.to, body: m.template.body, runKey: m.runKey });
+        return failing ? { status: 'failed', providerMessageId: null, error: 'failed: the scenario says so' } : simulated.send(m);
+      },
+    };
+    const config = { jwtSecret: 'x'.repeat(32), adminTokenHash: 'unused', rateLimitPerMinute: 0, webhookAllowPrivate: true };
+    const runtime = createRuntime({ store, clock, ids, channel, config });
+    const company: CompanyRecord = { uuid: ids.uuid(), company_id: `SCN${n}`, name: 'Scenario', timezone: timeZone, created_at: start };
+    await store.createCompany(company);
+    const write = () => ({ newId: ids.newId, now: clock.now().toISOString() });
+    return {
+      async addCustomers(count) {
+        const rows = Array.from({ length: count }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` }));
+        await importCustomers(store, write(), company.uuid, rows);
+      },
+      createCampaign: (campaign) => createCampaign(store, write(), company, campaign),
+      async campaign(id) {
+        const found = await store.getCampaign(company.uuid, id);
+        if (!found) throw new Error(`no campaign ${id}`);
+        return found;
+      },
+      runUntil: (until) => runtime.advanceTo(new Date(until), (time) => clock.set(time)),
+      sent: () => sent,
+      failEveryMessage() {
+        failing = true;
+      },
+      reportedMessages: async () => (await buildReport(store, company.uuid, clock.now().toISOString()))?.messages.total ?? 0,
+      close: () => runtime.close(),
+    };
   });
 });
