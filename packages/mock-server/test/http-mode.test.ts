@@ -147,6 +147,9 @@ describe('engagekit-mock (memory engine)', () => {
     expect((await json(await post(`${url}/__mock/restore`, { id }))).data).toEqual({ id });
     expect(await get('/__mock/clock')).toEqual({ now: '2026-03-01T09:00:00.000Z', manual: true });
     expect((await get<{ orders: { company_order_id: string }[] }>('/__mock/state')).orders.map((o) => o.company_order_id).sort()).toEqual(['H-1', 'H-2']);
+    const document = (await (await fetch(`${url}/__mock/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toContain('/__mock/clock');
     const unknown = await post(`${url}/__mock/restore`, { id: 'snap_9' });
     expect(unknown.status).toBe(400);
     expect((await json(unknown)).message).toContain(`id must name a snapshot taken with POST /__mock/snapshot (${id})`);
