@@ -1,8 +1,9 @@
 /**
  * The mock's core, for any runtime: the reference runtime (`createRuntime`: the app, the webhook
- * dispatcher and the campaign scheduler) over an in-memory store, plus a clock a test can move, channel
- * outcomes, a request journal, faults, state, webhooks and the control endpoints. `setupMockApi` (Node, MSW), `setupMockWorker`
- * (browsers, MSW's service worker) and the `engagekit-mock` HTTP mode all wrap this one object.
+ * dispatcher and the campaign scheduler) over an in-memory store, plus a clock a test can move,
+ * channel outcomes, a request journal, snapshots, faults, state, webhooks and the control endpoints.
+ * `setupMockApi` (Node, MSW), `setupMockWorker` (browsers, MSW's service worker) and the
+ * `engagekit-mock` HTTP mode all wrap this one object.
  */
 import { type EventType, matchOperation, type OperationId } from '@engagekit/contract';
 import {

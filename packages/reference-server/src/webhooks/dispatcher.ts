@@ -250,7 +250,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function settle() {
     for (;;) {
-      const claimed = await claimAndSend(concurrency);
+      const room = concurrency - inFlight.size;
+      const claimed = room > 0 ? await claimAndSend(room) : 0;
       if (claimed === 0 && inFlight.size === 0) return;
       await Promise.allSettled([...inFlight.values()]);
     }
