@@ -31,6 +31,18 @@ export interface ChannelState {
 }
 
 /**
+ * A copy of a message, built here rather than by `structuredClone`: a test runner that loads modules
+ * in a realm of its own (Jest) then gets arrays and objects of its realm, which strict equality needs.
+ */
+function copyMessage(m: MockMessage): MockMessage {
+  return {
+    ...m,
+    template: { ...m.template, header: [...m.template.header], body: [...m.template.body], cards: m.template.cards.map((c) => ({ ...c, body: [...c.body] })) },
+    variables: { ...m.variables },
+  };
+}
+
+/**
  * The mock's messaging channel: the server's simulated channel (outcomes fixed by each message's key,
  * so the same under the same `seed`), unless an outcome was set for the number or for every number
  * (`'*'`). It keeps what it sent, for `mock.messages()`.
@@ -39,8 +51,8 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
   const simulated = createSimulatedChannel();
   // The same provider message ids, for messages whose outcome is set.
   const accepting = createSimulatedChannel({ failureRate: 0 });
-  const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>(structuredClone(from?.outcomes ?? []));
-  const log: MockMessage[] = structuredClone(from?.log ?? []);
+  const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>((from?.outcomes ?? []).map(([phone, o]) => [phone, { ...o }]));
+  const log: MockMessage[] = (from?.log ?? []).map(copyMessage);
 
   const channel: ChannelAdapter = {
     name: 'mock',
@@ -89,11 +101,11 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
     },
     /** A copy of what it holds, for the mock's snapshots. */
     snapshot(): ChannelState {
-      return structuredClone({ outcomes: [...outcomes], log });
+      return { outcomes: [...outcomes].map(([phone, o]) => [phone, { ...o }]), log: log.map(copyMessage) };
     },
     /** What was sent, oldest first; only one campaign's with `campaignId`. */
     messages(filter: { campaignId?: string } = {}): MockMessage[] {
-      return log.filter((m) => filter.campaignId === undefined || m.campaignId === filter.campaignId).map((m) => structuredClone(m));
+      return log.filter((m) => filter.campaignId === undefined || m.campaignId === filter.campaignId).map(copyMessage);
     },
   };
 }

@@ -4,7 +4,7 @@
  * client generated from it. The schemas come from zod (the contract's request bodies for sample data).
  */
 import { ErrorResponse, operations } from '@engagekit/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MockDataSchema } from './sample-data.ts';
 
 const OUTCOMES = ['sent', 'delivered', 'read', 'failed'] as const;

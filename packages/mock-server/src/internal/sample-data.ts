@@ -1,5 +1,5 @@
 import { AddOrderBody, type Campaign, CreateCampaignBody, ImportCustomersBody, type Order, SubmitTemplateBody, type Template } from '@engagekit/contract';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Sample data to load into the mock's company, through the API itself (so it is validated exactly as calls are). */
 export interface MockData {
