@@ -1,4 +1,5 @@
 export * from './envelope.ts';
+export * from './free-form.ts';
 export * from './match.ts';
 export * from './operation.ts';
 export * from './operations.ts';

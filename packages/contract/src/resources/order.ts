@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { freeFormObject } from '../free-form.ts';
 import { Amount, Id, IsoDate, optionalText, PhoneNumber, Timestamp, text } from '../primitives.ts';
 
 export const CompanyCode = z
@@ -25,7 +26,7 @@ export const Product = z
   })
   .meta({ id: 'Product' });
 
-const Attributes = z.record(z.string(), z.unknown()).meta({ description: 'Free-form object.', example: { giftWrap: true } });
+const Attributes = freeFormObject('Free-form object.', { giftWrap: true });
 
 /** Every order field but the keys: all optional. */
 const orderFieldShape = {

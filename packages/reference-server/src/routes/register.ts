@@ -110,7 +110,13 @@ export function validate(op: OperationSpec): MiddlewareHandler<Env> {
     const q = url.indexOf('?');
     if (q !== -1) {
       const hash = url.indexOf('#', q);
-      for (const [k, v] of new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash))) rawQuery[k] = v;
+      const twice = new Set<string>();
+      for (const [k, v] of new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash))) {
+        if (Object.hasOwn(rawQuery, k)) twice.add(k);
+        rawQuery[k] = v;
+      }
+      // Which of two values is meant cannot be known: say so rather than pick one.
+      if (twice.size > 0) throw validationError([...twice].map((path) => ({ path, message: 'is given more than once; give it once' })));
     }
     // An agency call names its company as ?uuid= or as a /{uuid} path prefix (the query wins).
     if (op.surface === 'agency' && rawQuery.uuid === undefined) {
@@ -220,29 +226,28 @@ function parsed(schema: OperationSpec['body'], raw: unknown, issues: Issue[]): u
   return undefined;
 }
 
-/** Paths of every string (or key) holding a NUL character inside a parsed JSON value. */
+/**
+ * Paths of every string (or key) holding a NUL character inside a parsed JSON value, in document
+ * order. It walks with a stack of its own, not recursion: a body nested thousands deep must get its
+ * 400 from validation, not overflow the call stack here.
+ */
 export function nulPaths(value: unknown): string[] {
   const found: string[] = [];
-  const path: string[] = [];
-  const walk = (v: unknown): void => {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop() as (typeof stack)[number];
     if (typeof v === 'string') {
       if (v.includes('\u0000')) found.push(path.join('.'));
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        path.push(String(i));
-        walk(v[i]);
-        path.pop();
-      }
-    } else if (v && typeof v === 'object') {
-      for (const key of Object.keys(v)) {
-        path.push(key);
-        if (key.includes('\u0000')) found.push(path.join('.'));
-        else walk((v as Record<string, unknown>)[key]);
-        path.pop();
-      }
+      continue;
     }
-  };
-  walk(value);
+    if (!v || typeof v !== 'object') continue;
+    const children: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
+    for (const [key] of children) if (key.includes('\u0000')) found.push([...path, key].join('.'));
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, child] = children[i] as [string, unknown];
+      if (!key.includes('\u0000')) stack.push({ value: child, path: [...path, key] });
+    }
+  }
   return found;
 }
 

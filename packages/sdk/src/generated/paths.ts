@@ -707,7 +707,7 @@ export interface components {
              */
             companyOrderDescription?: string;
             /**
-             * @description Free-form object.
+             * @description Free-form object. Nested at most 32 levels, at most 1000 keys and items in all, strings and keys at most 10000 characters.
              * @example {
              *       "giftWrap": true
              *     }
@@ -716,7 +716,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Free-form object.
+             * @description Free-form object. Nested at most 32 levels, at most 1000 keys and items in all, strings and keys at most 10000 characters.
              * @example {
              *       "priorityDelivery": false
              *     }
@@ -859,7 +859,7 @@ export interface components {
              */
             companyOrderDescription?: string;
             /**
-             * @description Free-form object.
+             * @description Free-form object. Nested at most 32 levels, at most 1000 keys and items in all, strings and keys at most 10000 characters.
              * @example {
              *       "giftWrap": true
              *     }
@@ -868,7 +868,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Free-form object.
+             * @description Free-form object. Nested at most 32 levels, at most 1000 keys and items in all, strings and keys at most 10000 characters.
              * @example {
              *       "priorityDelivery": false
              *     }
