@@ -16,6 +16,7 @@ export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, pre
 export { requestIdOf } from './http/request-id.ts';
 export { createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';
 export * from './store/types.ts';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';

@@ -1,4 +1,8 @@
-import { type ChannelAdapter, type Clock, createSimulatedChannel, type SendResult } from '@engagekit/reference-server';
+import { type ChannelAdapter, type Clock, copy, createSimulatedChannel, type SendResult } from '@engagekit/reference-server';
+
+// Copies are made by `copy`, which builds plain objects and arrays itself rather than by structuredClone:
+// a test runner that loads modules in a realm of its own (Jest) then gets arrays and objects of its
+// realm, which strict equality needs.
 
 /** What the channel answers for a message. */
 export type MessageOutcome = SendResult['status'];
@@ -31,18 +35,6 @@ export interface ChannelState {
 }
 
 /**
- * A copy of a message, built here rather than by `structuredClone`: a test runner that loads modules
- * in a realm of its own (Jest) then gets arrays and objects of its realm, which strict equality needs.
- */
-function copyMessage(m: MockMessage): MockMessage {
-  return {
-    ...m,
-    template: { ...m.template, header: [...m.template.header], body: [...m.template.body], cards: m.template.cards.map((c) => ({ ...c, body: [...c.body] })) },
-    variables: { ...m.variables },
-  };
-}
-
-/**
  * The mock's messaging channel: the server's simulated channel (outcomes fixed by each message's key,
  * so the same under the same `seed`), unless an outcome was set for the number or for every number
  * (`'*'`). It keeps what it sent, for `mock.messages()`.
@@ -52,7 +44,7 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
   // The same provider message ids, for messages whose outcome is set.
   const accepting = createSimulatedChannel({ failureRate: 0 });
   const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>((from?.outcomes ?? []).map(([phone, o]) => [phone, { ...o }]));
-  const log: MockMessage[] = (from?.log ?? []).map(copyMessage);
+  const log: MockMessage[] = copy(from?.log ?? []);
 
   const channel: ChannelAdapter = {
     name: 'mock',
@@ -101,11 +93,11 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
     },
     /** A copy of what it holds, for the mock's snapshots. */
     snapshot(): ChannelState {
-      return { outcomes: [...outcomes].map(([phone, o]) => [phone, { ...o }]), log: log.map(copyMessage) };
+      return { outcomes: [...outcomes].map(([phone, o]) => [phone, { ...o }]), log: copy(log) };
     },
     /** What was sent, oldest first; only one campaign's with `campaignId`. */
     messages(filter: { campaignId?: string } = {}): MockMessage[] {
-      return log.filter((m) => filter.campaignId === undefined || m.campaignId === filter.campaignId).map(copyMessage);
+      return log.filter((m) => filter.campaignId === undefined || m.campaignId === filter.campaignId).map(copy);
     },
   };
 }

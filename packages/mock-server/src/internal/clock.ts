@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@engagekit/reference-server';
+import { type Clock, createManualClock, systemClock } from '@engagekit/reference-server';
 
 /** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
 export interface DueWork {
@@ -60,21 +60,18 @@ export function createMockClock(choice: Clock | 'manual' | undefined, work: () =
     return { manual: false, now: () => clock.now(), set: () => manualOnly('set'), advance: async () => manualOnly('advance'), restart() {} };
   }
 
-  const start = Date.now();
-  let t = start;
+  const start = new Date();
+  const manual = createManualClock(start);
   // One move at a time: a second advance() starts where the first one ends.
   let moving: Promise<unknown> = Promise.resolve();
 
-  const moveBy = (ms: number) =>
-    work().advanceTo(new Date(t + ms), (time) => {
-      t = time.getTime();
-    });
+  const moveBy = (ms: number) => work().advanceTo(new Date(manual.now().getTime() + ms), manual.set);
 
   return {
     manual: true,
-    now: () => new Date(t),
+    now: manual.now,
     set(date) {
-      t = toTime(date);
+      manual.set(new Date(toTime(date)));
     },
     async advance(by) {
       const ms = parseDuration(by);
@@ -83,7 +80,7 @@ export function createMockClock(choice: Clock | 'manual' | undefined, work: () =
       return moved;
     },
     restart() {
-      t = start;
+      manual.set(start);
     },
   };
 }

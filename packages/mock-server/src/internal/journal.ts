@@ -1,3 +1,5 @@
+import { copy } from '@engagekit/reference-server';
+
 /** A request the code under test sent to the mock, and what the mock answered. */
 export interface MockRequest {
   method: string;
@@ -69,8 +71,8 @@ export function createJournal(limit: number) {
             path: url.pathname,
             operationId: e.operationId,
             query: Object.fromEntries(url.searchParams),
-            // A JSON body copied through JSON (not structuredClone), so it is made in the caller's realm (Jest's, say).
-            body: e.body === undefined ? undefined : JSON.parse(JSON.stringify(e.body)),
+            // Copied by `copy`, not structuredClone, so it is made in the caller's realm (Jest's, say).
+            body: copy(e.body),
             headers,
             status: e.status,
             at: e.at.toISOString(),
