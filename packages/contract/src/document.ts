@@ -4,6 +4,7 @@ import { ErrorResponse, type ErrorStatus } from './envelope.ts';
 import type { HttpMethod, OperationSpec, Surface } from './operation.ts';
 import { operations } from './operations.ts';
 import { OrderCreatedEvent, OrderUpdatedEvent } from './resources/webhook.ts';
+import { errorStatusesOf } from './statuses.ts';
 
 /** The version the document states; bumped with the contract package. */
 export const apiVersion = '0.1.0';
@@ -23,7 +24,8 @@ const RetryAfterHeader = z.string().meta({ description: 'Seconds to wait before 
 const errorMeta: Record<ErrorStatus, { id: string; description: string; example: string }> = {
   400: {
     id: 'BadRequest',
-    description: 'The input is invalid; `issues` names every offending field.',
+    description:
+      'The input is invalid (a field, a query parameter given twice, malformed JSON, a reused Idempotency-Key); `issues` names every offending field.',
     example: 'Invalid request: phoneNumber must be an E.164 phone number',
   },
   401: { id: 'Unauthorized', description: 'The token is missing, malformed, expired or badly signed.', example: 'Unauthorized: missing bearer token' },
@@ -34,7 +36,11 @@ const errorMeta: Record<ErrorStatus, { id: string; description: string; example:
   },
   404: { id: 'NotFound', description: 'Unknown company or resource.', example: 'No company found with the provided uuid' },
   405: { id: 'MethodNotAllowed', description: 'The path exists but not with this method.', example: 'Method not allowed' },
-  409: { id: 'Conflict', description: 'The resource already exists.', example: 'Campaign name already exists' },
+  409: {
+    id: 'Conflict',
+    description: 'The resource already exists, or a request with the same Idempotency-Key is still running.',
+    example: 'Campaign name already exists',
+  },
   413: { id: 'PayloadTooLarge', description: 'The body is over 1 MB.', example: 'Request body is larger than 1048576 bytes' },
   415: { id: 'UnsupportedMediaType', description: 'The body is not JSON.', example: 'Content-Type must be application/json' },
   429: {
@@ -84,9 +90,7 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
     };
   }
   const write = method !== 'get';
-  // Any write may be retried with an Idempotency-Key; one still running with the same key answers 409.
-  const statuses = new Set<ErrorStatus>([...op.errors, ...(write && op.auth.kind !== 'public' ? ([409] as const) : []), 500]);
-  for (const s of [...statuses].sort()) responses[s] = errorResponses[s];
+  for (const s of errorStatusesOf(op, method)) responses[s] = errorResponses[s];
   return {
     operationId: alias ? `${op.operationId}With${method[0]?.toUpperCase()}${method.slice(1)}` : op.operationId,
     summary: alias ? `${op.summary} (${method.toUpperCase()})` : op.summary,

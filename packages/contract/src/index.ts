@@ -12,3 +12,4 @@ export * from './resources/report.ts';
 export * from './resources/sync.ts';
 export * from './resources/template.ts';
 export * from './resources/webhook.ts';
+export * from './statuses.ts';

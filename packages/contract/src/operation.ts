@@ -41,7 +41,10 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Successful answers by status; the first is the usual one. */
   responses: Partial<Record<200 | 201 | 202, SuccessResponse>>;
-  /** Error statuses the operation can answer with (besides 500, which any may). */
+  /**
+   * Error statuses the operation's own handler answers with. The statuses of the steps before it
+   * (authentication, rate limit, validation, ...) are added by `errorStatusesOf`: see `stepStatuses`.
+   */
   errors: readonly ErrorStatus[];
 }
 

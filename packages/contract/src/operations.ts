@@ -35,9 +35,6 @@ const order = { surface: 'order', auth: { kind: 'company', scope: 'orders' }, ta
 const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as const;
 const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company' }, tags: ['Webhooks'] } as const;
 
-/** The four errors every company call can give: bad input, no/bad token, wrong company or scope, unknown company. */
-const companyErrors = [400, 401, 403, 404, 429] as const;
-
 const CampaignList = z
   .object({
     success: z.literal(true),
@@ -80,7 +77,7 @@ export const operations = {
       'Re-derives customers from orders, refreshes campaign statuses and report aggregates, and answers with what changed. The answer carries `status: true` beside `success`, as the public docs show.',
     query: UuidQuery,
     responses: { 200: { description: 'Sync Complete.', schema: SyncResponse } },
-    errors: companyErrors,
+    errors: [],
   }),
   submitTemplate: defineOperation({
     ...agency,
@@ -94,7 +91,7 @@ export const operations = {
     responses: {
       200: { description: 'Template data processed successfully.', schema: success(Template, 'Template data processed successfully', 'TemplateResponse') },
     },
-    errors: [...companyErrors, 413, 415],
+    errors: [],
   }),
   createCampaign: defineOperation({
     ...agency,
@@ -107,7 +104,7 @@ export const operations = {
     query: UuidQuery,
     body: CreateCampaignBody,
     responses: { 201: { description: 'The campaign was created.', schema: CampaignResponse } },
-    errors: [...companyErrors, 409, 413, 415],
+    errors: [409],
   }),
   getCampaignData: defineOperation({
     ...agency,
@@ -118,7 +115,7 @@ export const operations = {
     description: 'Pages through the company’s campaigns, oldest first (by creation, then id), so pages stay stable while new campaigns arrive.',
     query: UuidQuery.extend(PageQuery.shape),
     responses: { 200: { description: 'One page of campaigns.', schema: CampaignList } },
-    errors: companyErrors,
+    errors: [],
   }),
   getCampaign: defineOperation({
     ...agency,
@@ -130,7 +127,7 @@ export const operations = {
     params: CampaignIdParams,
     query: UuidQuery,
     responses: { 200: { description: 'The campaign.', schema: CampaignResponse } },
-    errors: companyErrors,
+    errors: [404],
   }),
   getCustomers: defineOperation({
     ...agency,
@@ -142,7 +139,7 @@ export const operations = {
       'Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first. `paging` gives the previous and next page numbers.',
     query: UuidQuery.extend(PageQuery.shape),
     responses: { 200: { description: 'One page of customers.', schema: CustomerList } },
-    errors: companyErrors,
+    errors: [],
   }),
   reportingCampaign: defineOperation({
     ...agency,
@@ -154,7 +151,7 @@ export const operations = {
       'Campaign counts by status, message outcomes, customers and orders, with a per-campaign breakdown. A company without customers answers 404 "Users not found with the provided uuid".',
     query: UuidQuery,
     responses: { 200: { description: 'The report.', schema: success(Report, 'Report retrieved successfully.', 'ReportResponse') } },
-    errors: companyErrors,
+    errors: [404],
   }),
 
   // ---- Orders -------------------------------------------------------------------------------------
@@ -171,7 +168,7 @@ export const operations = {
       201: { description: 'The order was created.', schema: OrderResponse },
       200: { description: 'The order existed and was updated.', schema: OrderResponse },
     },
-    errors: [400, 401, 403, 413, 415, 429],
+    errors: [],
   }),
   updateOrder: defineOperation({
     ...order,
@@ -185,7 +182,7 @@ export const operations = {
     params: UpdateOrderParams,
     body: UpdateOrderBody,
     responses: { 200: { description: 'The updated order.', schema: OrderResponse } },
-    errors: [400, 401, 403, 404, 413, 415, 429],
+    errors: [404],
   }),
 
   // ---- Admin --------------------------------------------------------------------------------------
@@ -209,7 +206,7 @@ export const operations = {
     description: 'Creates a company with a fresh UUID. `company_id` (the code orders carry) is generated when absent and must be unique (409).',
     body: CreateCompanyBody,
     responses: { 201: { description: 'The company.', schema: CompanyResponse } },
-    errors: [400, 401, 409, 413, 415],
+    errors: [409],
   }),
   listCompanies: defineOperation({
     ...admin,
@@ -220,7 +217,7 @@ export const operations = {
     description: 'Pages through every company, oldest first.',
     query: PageQuery,
     responses: { 200: { description: 'One page of companies.', schema: pagedAdmin(Company, 'CompanyListResponse', 'Companies retrieved successfully.') } },
-    errors: [400, 401],
+    errors: [],
   }),
   getCompany: defineOperation({
     ...admin,
@@ -231,7 +228,7 @@ export const operations = {
     description: 'One company by UUID.',
     params: CompanyParams,
     responses: { 200: { description: 'The company.', schema: CompanyResponse } },
-    errors: [400, 401, 404],
+    errors: [],
   }),
   createToken: defineOperation({
     ...admin,
@@ -243,7 +240,7 @@ export const operations = {
     params: CompanyParams,
     body: CreateTokenBody,
     responses: { 201: { description: 'The token.', schema: success(Token, 'Token issued.', 'TokenResponse') } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [],
   }),
   importCustomers: defineOperation({
     ...admin,
@@ -255,7 +252,7 @@ export const operations = {
     params: CompanyParams,
     body: ImportCustomersBody,
     responses: { 200: { description: 'What was imported.', schema: success(ImportCustomersResult, 'Customers imported.', 'ImportCustomersResponse') } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [],
   }),
   createWebhook: defineOperation({
     ...webhooksAdmin,
@@ -268,7 +265,7 @@ export const operations = {
     params: CompanyParams,
     body: CreateWebhookBody,
     responses: { 201: { description: 'The endpoint, with its secret.', schema: WebhookResponse } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [400],
   }),
   listWebhooks: defineOperation({
     ...webhooksAdmin,
@@ -282,7 +279,7 @@ export const operations = {
     responses: {
       200: { description: 'One page of endpoints.', schema: pagedAdmin(WebhookEndpoint, 'WebhookListResponse', 'Webhooks retrieved successfully.') },
     },
-    errors: [400, 401, 404],
+    errors: [],
   }),
   getWebhook: defineOperation({
     ...webhooksAdmin,
@@ -293,7 +290,7 @@ export const operations = {
     description: 'One endpoint, with its secret.',
     params: WebhookParams,
     responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
-    errors: [400, 401, 404],
+    errors: [404],
   }),
   updateWebhook: defineOperation({
     ...webhooksAdmin,
@@ -305,7 +302,7 @@ export const operations = {
     params: WebhookParams,
     body: UpdateWebhookBody,
     responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [400, 404],
   }),
   deleteWebhook: defineOperation({
     ...webhooksAdmin,
@@ -316,7 +313,7 @@ export const operations = {
     description: 'Deletes the endpoint; pending deliveries to it are dropped.',
     params: WebhookParams,
     responses: { 200: { description: 'Deleted.', schema: success(Deleted, 'Webhook deleted.', 'DeletedResponse') } },
-    errors: [400, 401, 404],
+    errors: [404],
   }),
   rotateWebhookSecret: defineOperation({
     ...webhooksAdmin,
@@ -328,7 +325,7 @@ export const operations = {
     params: WebhookParams,
     body: RotateSecretBody,
     responses: { 200: { description: 'The new secret.', schema: success(RotatedSecret, 'Secret rotated.', 'RotatedSecretResponse') } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [404],
   }),
   sendTestEvent: defineOperation({
     ...webhooksAdmin,
@@ -340,7 +337,7 @@ export const operations = {
     params: WebhookParams,
     body: TestEventBody,
     responses: { 202: { description: 'The delivery was queued.', schema: DeliveryResponse } },
-    errors: [400, 401, 404, 413, 415],
+    errors: [404],
   }),
   listWebhookDeliveries: defineOperation({
     ...webhooksAdmin,
@@ -352,7 +349,7 @@ export const operations = {
     params: WebhookParams,
     query: DeliveryListQuery,
     responses: { 200: { description: 'One page of deliveries.', schema: pagedAdmin(Delivery, 'DeliveryListResponse', 'Deliveries retrieved successfully.') } },
-    errors: [400, 401, 404],
+    errors: [404],
   }),
   redeliverWebhookDelivery: defineOperation({
     ...webhooksAdmin,
@@ -363,7 +360,7 @@ export const operations = {
     description: 'Queues the delivery again, now, with the same event id and payload.',
     params: DeliveryParams,
     responses: { 202: { description: 'The delivery was queued again.', schema: DeliveryResponse } },
-    errors: [400, 401, 404],
+    errors: [404],
   }),
 } as const;
 

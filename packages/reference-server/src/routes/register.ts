@@ -1,4 +1,4 @@
-import { type Issue, type OperationSpec, operations, type Scope, splitAgencyPrefix, toColonPath } from '@engagekit/contract';
+import { type HttpMethod, type Issue, type OperationSpec, operations, type Scope, splitAgencyPrefix, statusesOf, toColonPath } from '@engagekit/contract';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { RequestContext } from '../context.ts';
@@ -53,7 +53,6 @@ type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
 export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter): void {
   for (const op of Object.values(operations) as OperationSpec[]) {
     const steps = [
-      named(op),
       authenticate(op),
       rateLimit(limiter),
       validate(op),
@@ -62,15 +61,23 @@ export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: 
       run(op, handlers[op.operationId as keyof Handlers] as unknown as Handler),
     ] as const;
     // The `/{uuid}/agency/...` form of agency paths reaches these routes too: the app routes on the path without it.
-    for (const method of [op.method, ...(op.alsoAccepts ?? [])]) app.on(method.toUpperCase(), toColonPath(op.path), ...steps);
+    for (const method of [op.method, ...(op.alsoAccepts ?? [])]) app.on(method.toUpperCase(), toColonPath(op.path), named(op, method), ...steps);
   }
 }
 
-/** Sets `operationId`: which operation the request is for. */
-export function named(op: OperationSpec): MiddlewareHandler<Env> {
-  return (c, next) => {
+/**
+ * Sets `operationId`: which operation the request is for. With `validateResponses`, an answer whose
+ * status the document does not list for the operation becomes a logged 500: the statuses of the
+ * steps below are listed in the contract's `stepStatuses`, and a step that answers another breaks it.
+ */
+export function named(op: OperationSpec, method: HttpMethod): MiddlewareHandler<Env> {
+  const documented = new Set(statusesOf(op, method));
+  return async (c, next) => {
     c.set('operationId', op.operationId);
-    return next();
+    await next();
+    if (c.get('ctx').config.validateResponses && !documented.has(c.res.status)) {
+      throw new Error(`${op.operationId} answered ${c.res.status}, which the document does not list for ${method.toUpperCase()} ${op.path}`);
+    }
   };
 }
 
