@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { ErrorResponse, type ErrorStatus } from './envelope.ts';
-import type { HttpMethod, OperationSpec, Surface } from './operation.ts';
+import type { HttpMethod, OperationSpec } from './operation.ts';
 import { operations } from './operations.ts';
-import { OrderCreatedEvent, OrderUpdatedEvent } from './resources/webhook.ts';
+import { WebhookEvent } from './resources/webhook.ts';
 import { errorStatusesOf } from './statuses.ts';
 
 /** The version the document states; bumped with the contract package. */
@@ -65,12 +65,6 @@ const errorResponses = Object.fromEntries(
   (Object.keys(errorMeta) as unknown as ErrorStatus[]).map((s) => [s, errorResponse(Number(s) as ErrorStatus)]),
 ) as Record<ErrorStatus, ZodOpenApiResponseObject>;
 
-const serverFor: Record<Surface, { url: string; description: string }[]> = {
-  agency: [{ url: 'http://127.0.0.1:3000', description: 'Agency API base URL (reference server; AGENCY_PORT may move it)' }],
-  order: [{ url: 'http://127.0.0.1:3000', description: 'Order API base URL (reference server; ORDER_PORT may move it)' }],
-  admin: [{ url: 'http://127.0.0.1:3000', description: 'Admin API base URL (reference server; ADMIN_PORT may move it)' }],
-};
-
 function securityOf(op: OperationSpec): Record<string, string[]>[] {
   if (op.auth.kind === 'company') return [{ companyToken: [] }];
   if (op.auth.kind === 'admin') return [{ adminToken: [] }];
@@ -127,31 +121,74 @@ const webhookHeaders = z.object({
   }),
 });
 
-function webhookOperation(type: string, schema: z.ZodType, description: string): ZodOpenApiOperationObject {
-  return {
-    operationId: type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
-    summary: `The ${type} event`,
-    description: `${description} Signed per the Standard Webhooks spec; verify it with \`verifyWebhook\` from \`@engagekit/sdk/webhooks\`. Delivery is at least once: drop duplicates by \`webhook-id\`.`,
-    tags: ['Webhook events'],
-    security: [],
-    requestParams: { header: webhookHeaders },
-    requestBody: { required: true, content: { 'application/json': { schema } } },
-    responses: {
-      200: { description: 'Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff.' },
-      410: { description: 'Gone: the server disables the endpoint and sends it nothing more.' },
-    },
-  };
+/** What the server POSTs to an endpoint: one event, `order.created` or `order.updated`, told apart by `type`. */
+const orderEventWebhook: ZodOpenApiOperationObject = {
+  operationId: 'orderEvent',
+  summary: 'An order event',
+  description:
+    'An order was added (`order.created`) or updated (`order.updated`); the endpoint receives the types it subscribed to. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.',
+  tags: ['Webhook events'],
+  security: [],
+  requestParams: { header: webhookHeaders },
+  // The event as the server writes it: the component, rendered as output (every field present).
+  requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+  responses: {
+    200: { description: 'Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff.' },
+    410: { description: 'Gone: the server disables the endpoint and sends it nothing more.' },
+  },
+};
+
+/**
+ * Adds the webhook events to the document's components as the server writes them (output: every
+ * field present), with `WebhookEvent`, their union on `type`. createDocument would render them as
+ * input, request bodies being input, and name the responses' `Order` twin `OrderOutput`.
+ */
+function withEvents(document: ReturnType<typeof createDocument>): ReturnType<typeof createDocument> {
+  const { components = {} } = createSchema(WebhookEvent, { io: 'output' });
+  const schemas = { ...document.components?.schemas };
+  for (const [name, schema] of Object.entries(components)) {
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) {
+      throw new Error(`the component ${name} renders differently in a webhook event and in an answer: give one of them another id`);
+    }
+    schemas[name] = schema;
+  }
+  return { ...document, components: { ...document.components, schemas } };
+}
+
+type SchemaNode = { [key: string]: unknown };
+
+/**
+ * openapi-typescript, with its default flags, types a property that has a `default` as required,
+ * even inside a request body's component. The server fills such a property in when it is left out,
+ * so the document keeps it optional for every generator: the default goes into the description.
+ * Answers are untouched: there a property with a default is always present, and listed required.
+ */
+function defaultsIntoDescriptions(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) defaultsIntoDescriptions(item);
+    return;
+  }
+  const schema = node as SchemaNode;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, SchemaNode>)) {
+    if (required.has(name) || !('default' in property)) continue;
+    const said = `Default: \`${JSON.stringify(property.default)}\`.`;
+    property.description = typeof property.description === 'string' ? `${property.description} ${said}` : said;
+    delete property.default;
+  }
+  for (const [key, value] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') defaultsIntoDescriptions(value);
 }
 
 /** Builds the OpenAPI 3.1 document from the operation table. */
 export function createOpenApiDocument(): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of Object.values(operations) as OperationSpec[]) {
-    paths[op.path] ??= { servers: serverFor[op.surface] };
+    paths[op.path] ??= {};
     const item = paths[op.path] as ZodOpenApiPathsObject[string];
     for (const m of [op.method, ...(op.alsoAccepts ?? [])]) item[m] = toOperationObject(op, m);
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'engagekit API',
@@ -162,7 +199,18 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
       contact: { name: 'engagekit maintainers' },
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: 'http://127.0.0.1:3000', description: 'Reference server (`pnpm start`): every API on one port' }],
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'Where the API is served: every operation lives under the same base URL.',
+        variables: {
+          baseUrl: {
+            default: 'http://127.0.0.1:3000',
+            description: 'The base URL of your deployment, without a trailing slash. `npx @engagekit/reference-server` listens on http://127.0.0.1:3000.',
+          },
+        },
+      },
+    ],
     tags: [
       {
         name: 'Agency',
@@ -189,8 +237,9 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
     },
     paths,
     webhooks: {
-      'order.created': { post: webhookOperation('order.created', OrderCreatedEvent, 'An order was added.') },
-      'order.updated': { post: webhookOperation('order.updated', OrderUpdatedEvent, 'An order was updated.') },
+      orderEvent: { post: orderEventWebhook },
     },
   });
+  defaultsIntoDescriptions(document.components?.schemas);
+  return withEvents(document);
 }

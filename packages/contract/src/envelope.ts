@@ -90,5 +90,5 @@ export const ErrorResponse = z
     requestId: z.string().meta({ description: 'The request id, also in the x-request-id header.', example: 'req_5f3c9b2e8a1d4c67' }),
     status: z.literal(false).optional().meta({ description: 'Sync answers carry `status` beside `success`, for compatibility.' }),
   })
-  .meta({ id: 'ErrorResponse', description: 'The error envelope.' });
+  .meta({ id: 'ErrorEnvelope', description: 'The error envelope.' });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;

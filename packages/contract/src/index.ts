@@ -1,5 +1,6 @@
 export * from './envelope.ts';
 export * from './free-form.ts';
+export * from './json-schema.ts';
 export * from './match.ts';
 export * from './operation.ts';
 export * from './operations.ts';

@@ -42,7 +42,7 @@ const CampaignList = z
     data: z.array(Campaign),
     pagination: Pagination,
   })
-  .meta({ id: 'CampaignListResponse' });
+  .meta({ id: 'CampaignListEnvelope' });
 
 const CustomerList = z
   .object({
@@ -52,17 +52,17 @@ const CustomerList = z
     paging: Paging,
     total: z.int().min(0).meta({ description: 'Customers in the whole list.', example: 40 }),
   })
-  .meta({ id: 'CustomerListResponse' });
+  .meta({ id: 'CustomerListEnvelope' });
 
 const pagedAdmin = <T extends z.ZodType>(item: T, id: string, message: string) =>
   z.object({ success: z.literal(true), message: z.string().meta({ example: message }), data: z.array(item), pagination: Pagination }).meta({ id });
 
 // Envelopes used by more than one operation are built once, so each is one component.
-const OrderResponse = success(Order, 'Order created successfully.', 'OrderResponse');
-const CampaignResponse = success(Campaign, 'Successfully fetched campaign data.', 'CampaignResponse');
-const CompanyResponse = success(Company, 'Company retrieved successfully.', 'CompanyResponse');
-const WebhookResponse = success(WebhookEndpoint, 'Webhook retrieved successfully.', 'WebhookResponse');
-const DeliveryResponse = success(Delivery, 'Delivery queued.', 'DeliveryResponse');
+const OrderEnvelope = success(Order, 'Order created successfully.', 'OrderEnvelope');
+const CampaignEnvelope = success(Campaign, 'Successfully fetched campaign data.', 'CampaignEnvelope');
+const CompanyEnvelope = success(Company, 'Company retrieved successfully.', 'CompanyEnvelope');
+const WebhookEnvelope = success(WebhookEndpoint, 'Webhook retrieved successfully.', 'WebhookEnvelope');
+const DeliveryEnvelope = success(Delivery, 'Delivery queued.', 'DeliveryEnvelope');
 
 /** Every operation of the API, keyed by operationId. */
 export const operations = {
@@ -89,7 +89,7 @@ export const operations = {
     query: UuidQuery,
     body: SubmitTemplateBody,
     responses: {
-      200: { description: 'Template data processed successfully.', schema: success(Template, 'Template data processed successfully', 'TemplateResponse') },
+      200: { description: 'Template data processed successfully.', schema: success(Template, 'Template data processed successfully', 'TemplateEnvelope') },
     },
     errors: [],
   }),
@@ -103,7 +103,7 @@ export const operations = {
       'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409).',
     query: UuidQuery,
     body: CreateCampaignBody,
-    responses: { 201: { description: 'The campaign was created.', schema: CampaignResponse } },
+    responses: { 201: { description: 'The campaign was created.', schema: CampaignEnvelope } },
     errors: [409],
   }),
   getCampaignData: defineOperation({
@@ -126,7 +126,7 @@ export const operations = {
     description: 'One campaign of the company. An unknown id answers 404.',
     params: CampaignIdParams,
     query: UuidQuery,
-    responses: { 200: { description: 'The campaign.', schema: CampaignResponse } },
+    responses: { 200: { description: 'The campaign.', schema: CampaignEnvelope } },
     errors: [404],
   }),
   getCustomers: defineOperation({
@@ -150,7 +150,7 @@ export const operations = {
     description:
       'Campaign counts by status, message outcomes, customers and orders, with a per-campaign breakdown. A company without customers answers 404 "Users not found with the provided uuid".',
     query: UuidQuery,
-    responses: { 200: { description: 'The report.', schema: success(Report, 'Report retrieved successfully.', 'ReportResponse') } },
+    responses: { 200: { description: 'The report.', schema: success(Report, 'Report retrieved successfully.', 'ReportEnvelope') } },
     errors: [404],
   }),
 
@@ -165,8 +165,8 @@ export const operations = {
       'Inserts the order, or updates it when `(company_id, company_order_id)` exists: 201 when created, 200 when updated. `company_id` must be the token’s company (403 otherwise).',
     body: AddOrderBody,
     responses: {
-      201: { description: 'The order was created.', schema: OrderResponse },
-      200: { description: 'The order existed and was updated.', schema: OrderResponse },
+      201: { description: 'The order was created.', schema: OrderEnvelope },
+      200: { description: 'The order existed and was updated.', schema: OrderEnvelope },
     },
     errors: [],
   }),
@@ -181,7 +181,7 @@ export const operations = {
       'Updates the fields given of the order whose `company_order_id` is `orderId`, within the body’s `company_id`, which must be the token’s company (403 otherwise) and never changes. An unknown order is a 404. PATCH and POST are accepted too.',
     params: UpdateOrderParams,
     body: UpdateOrderBody,
-    responses: { 200: { description: 'The updated order.', schema: OrderResponse } },
+    responses: { 200: { description: 'The updated order.', schema: OrderEnvelope } },
     errors: [404],
   }),
 
@@ -194,7 +194,7 @@ export const operations = {
     path: '/api/v2/health',
     summary: 'Health check',
     description: 'Whether the server and its database answer. Public.',
-    responses: { 200: { description: 'The server is up.', schema: success(Health, 'OK', 'HealthResponse') } },
+    responses: { 200: { description: 'The server is up.', schema: success(Health, 'OK', 'HealthEnvelope') } },
     errors: [503],
   }),
   createCompany: defineOperation({
@@ -205,7 +205,7 @@ export const operations = {
     summary: 'Create a company',
     description: 'Creates a company with a fresh UUID. `company_id` (the code orders carry) is generated when absent and must be unique (409).',
     body: CreateCompanyBody,
-    responses: { 201: { description: 'The company.', schema: CompanyResponse } },
+    responses: { 201: { description: 'The company.', schema: CompanyEnvelope } },
     errors: [409],
   }),
   listCompanies: defineOperation({
@@ -216,7 +216,7 @@ export const operations = {
     summary: 'List companies',
     description: 'Pages through every company, oldest first.',
     query: PageQuery,
-    responses: { 200: { description: 'One page of companies.', schema: pagedAdmin(Company, 'CompanyListResponse', 'Companies retrieved successfully.') } },
+    responses: { 200: { description: 'One page of companies.', schema: pagedAdmin(Company, 'CompanyListEnvelope', 'Companies retrieved successfully.') } },
     errors: [],
   }),
   getCompany: defineOperation({
@@ -227,7 +227,7 @@ export const operations = {
     summary: 'Get a company',
     description: 'One company by UUID.',
     params: CompanyParams,
-    responses: { 200: { description: 'The company.', schema: CompanyResponse } },
+    responses: { 200: { description: 'The company.', schema: CompanyEnvelope } },
     errors: [],
   }),
   createToken: defineOperation({
@@ -239,7 +239,7 @@ export const operations = {
     description: 'Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry.',
     params: CompanyParams,
     body: CreateTokenBody,
-    responses: { 201: { description: 'The token.', schema: success(Token, 'Token issued.', 'TokenResponse') } },
+    responses: { 201: { description: 'The token.', schema: success(Token, 'Token issued.', 'TokenEnvelope') } },
     errors: [],
   }),
   importCustomers: defineOperation({
@@ -251,7 +251,7 @@ export const operations = {
     description: 'Adds customers who have no orders yet, keyed by phone number; an existing customer is updated.',
     params: CompanyParams,
     body: ImportCustomersBody,
-    responses: { 200: { description: 'What was imported.', schema: success(ImportCustomersResult, 'Customers imported.', 'ImportCustomersResponse') } },
+    responses: { 200: { description: 'What was imported.', schema: success(ImportCustomersResult, 'Customers imported.', 'ImportCustomersEnvelope') } },
     errors: [],
   }),
   createWebhook: defineOperation({
@@ -264,7 +264,7 @@ export const operations = {
       'Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets.',
     params: CompanyParams,
     body: CreateWebhookBody,
-    responses: { 201: { description: 'The endpoint, with its secret.', schema: WebhookResponse } },
+    responses: { 201: { description: 'The endpoint, with its secret.', schema: WebhookEnvelope } },
     errors: [400],
   }),
   listWebhooks: defineOperation({
@@ -277,7 +277,7 @@ export const operations = {
     params: CompanyParams,
     query: PageQuery,
     responses: {
-      200: { description: 'One page of endpoints.', schema: pagedAdmin(WebhookEndpoint, 'WebhookListResponse', 'Webhooks retrieved successfully.') },
+      200: { description: 'One page of endpoints.', schema: pagedAdmin(WebhookEndpoint, 'WebhookListEnvelope', 'Webhooks retrieved successfully.') },
     },
     errors: [],
   }),
@@ -289,7 +289,7 @@ export const operations = {
     summary: 'Get a webhook endpoint',
     description: 'One endpoint, with its secret.',
     params: WebhookParams,
-    responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
+    responses: { 200: { description: 'The endpoint.', schema: WebhookEnvelope } },
     errors: [404],
   }),
   updateWebhook: defineOperation({
@@ -301,7 +301,7 @@ export const operations = {
     description: 'Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing.',
     params: WebhookParams,
     body: UpdateWebhookBody,
-    responses: { 200: { description: 'The endpoint.', schema: WebhookResponse } },
+    responses: { 200: { description: 'The endpoint.', schema: WebhookEnvelope } },
     errors: [400, 404],
   }),
   deleteWebhook: defineOperation({
@@ -312,7 +312,7 @@ export const operations = {
     summary: 'Delete a webhook endpoint',
     description: 'Deletes the endpoint; pending deliveries to it are dropped.',
     params: WebhookParams,
-    responses: { 200: { description: 'Deleted.', schema: success(Deleted, 'Webhook deleted.', 'DeletedResponse') } },
+    responses: { 200: { description: 'Deleted.', schema: success(Deleted, 'Webhook deleted.', 'DeletedEnvelope') } },
     errors: [404],
   }),
   rotateWebhookSecret: defineOperation({
@@ -324,7 +324,7 @@ export const operations = {
     description: 'Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret.',
     params: WebhookParams,
     body: RotateSecretBody,
-    responses: { 200: { description: 'The new secret.', schema: success(RotatedSecret, 'Secret rotated.', 'RotatedSecretResponse') } },
+    responses: { 200: { description: 'The new secret.', schema: success(RotatedSecret, 'Secret rotated.', 'RotatedSecretEnvelope') } },
     errors: [404],
   }),
   sendTestEvent: defineOperation({
@@ -336,7 +336,7 @@ export const operations = {
     description: 'Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery.',
     params: WebhookParams,
     body: TestEventBody,
-    responses: { 202: { description: 'The delivery was queued.', schema: DeliveryResponse } },
+    responses: { 202: { description: 'The delivery was queued.', schema: DeliveryEnvelope } },
     errors: [404],
   }),
   listWebhookDeliveries: defineOperation({
@@ -348,7 +348,7 @@ export const operations = {
     description: 'The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt).',
     params: WebhookParams,
     query: DeliveryListQuery,
-    responses: { 200: { description: 'One page of deliveries.', schema: pagedAdmin(Delivery, 'DeliveryListResponse', 'Deliveries retrieved successfully.') } },
+    responses: { 200: { description: 'One page of deliveries.', schema: pagedAdmin(Delivery, 'DeliveryListEnvelope', 'Deliveries retrieved successfully.') } },
     errors: [404],
   }),
   redeliverWebhookDelivery: defineOperation({
@@ -359,7 +359,7 @@ export const operations = {
     summary: 'Redeliver',
     description: 'Queues the delivery again, now, with the same event id and payload.',
     params: DeliveryParams,
-    responses: { 202: { description: 'The delivery was queued again.', schema: DeliveryResponse } },
+    responses: { 202: { description: 'The delivery was queued again.', schema: DeliveryEnvelope } },
     errors: [404],
   }),
 } as const;

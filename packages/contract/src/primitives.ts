@@ -19,14 +19,21 @@ export const IsoDate = z
   }, 'must be a real calendar date')
   .meta({ description: 'Calendar date, YYYY-MM-DD.', format: 'date', example: '2024-11-15' });
 
-const dateTimeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const dateTimeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** ISO-8601 date-time with a `Z` or an offset, e.g. `2025-01-15T10:00:00Z`. */
+/**
+ * An RFC 3339 date-time, seconds required, with `Z` or an offset: `2025-01-15T10:00:00Z`,
+ * `2025-01-15T15:30:00+05:30`. The document gives the pattern alone, not `format: date-time`: that
+ * is exactly what the server takes (some generators' date-time validators refuse offsets).
+ */
 export const DateTime = z
   .string()
-  .regex(dateTimeRe, 'must be an ISO-8601 date-time with a time zone, e.g. 2025-01-15T10:00:00Z')
+  .regex(dateTimeRe, 'must be an RFC 3339 date-time with seconds and a time zone, e.g. 2025-01-15T10:00:00Z or 2025-01-15T15:30:00+05:30')
   .refine((s) => !dateTimeRe.test(s) || !Number.isNaN(Date.parse(s)), 'must be a real date-time')
-  .meta({ description: 'ISO-8601 date-time with Z or an offset.', format: 'date-time', example: '2025-01-15T10:00:00Z' });
+  .meta({
+    description: 'RFC 3339 date-time: seconds required, a fraction optional, then `Z` or an offset such as `+05:30`. The date and time must exist.',
+    example: '2025-01-15T10:00:00Z',
+  });
 
 /** A timestamp the server writes (always UTC, millisecond precision). */
 export const Timestamp = z

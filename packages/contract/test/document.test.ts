@@ -9,7 +9,7 @@ const doc = createOpenApiDocument() as unknown as {
   servers: unknown[];
   paths: Record<string, Record<string, { operationId?: string; tags?: string[]; security?: unknown[]; responses?: Record<string, unknown> } | unknown>>;
   webhooks: Record<string, unknown>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, Record<string, unknown>> };
 };
 const methods = ['get', 'post', 'put', 'patch', 'delete'];
 const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -64,8 +64,76 @@ describe('the generated document', () => {
     }
   });
 
-  it('declares the order webhooks', () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['order.created', 'order.updated']);
+  it('declares the order webhook: one event union on `type`', () => {
+    expect(Object.keys(doc.webhooks)).toEqual(['orderEvent']);
+    expect(doc.components.schemas.WebhookEvent?.discriminator).toEqual({
+      propertyName: 'type',
+      mapping: { 'order.created': '#/components/schemas/OrderCreatedEvent', 'order.updated': '#/components/schemas/OrderUpdatedEvent' },
+    });
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'companyToken']);
+  });
+
+  // What client generators name their own types after an operation: a component named so collides.
+  const generatorSuffixes = /(Body|Response|Responses|Output|Input|Data|Error|Errors|Params|Query)$/;
+
+  it('names components so no generator names one twice', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names.filter((n) => generatorSuffixes.test(n))).toEqual([]);
+  });
+
+  it('names every enum and object: none is inline', () => {
+    const inline: string[] = [];
+    const walk = (node: unknown, path: string, top: boolean) => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        node.forEach((v, i) => walk(v, `${path}/${i}`, false));
+        return;
+      }
+      const n = node as Record<string, unknown>;
+      if (!top && ((Array.isArray(n.enum) && n.enum.length > 1) || (n.type === 'object' && n.properties))) inline.push(path);
+      for (const [k, v] of Object.entries(n)) if (k !== 'example' && k !== 'examples') walk(v, `${path}/${k}`, false);
+    };
+    for (const [name, schema] of Object.entries(doc.components.schemas)) walk(schema, name, true);
+    walk(doc.paths, 'paths', true);
+    expect(inline).toEqual([]);
+  });
+
+  it('has one server, a {baseUrl} variable, and no path repeats it', () => {
+    expect(doc.servers).toEqual([
+      expect.objectContaining({ url: '{baseUrl}', variables: { baseUrl: expect.objectContaining({ default: expect.any(String) }) } }),
+    ]);
+    expect(Object.entries(doc.paths).filter(([, item]) => 'servers' in (item as object))).toEqual([]);
+  });
+
+  it('gives every property a type', () => {
+    const untyped: string[] = [];
+    const typed = (s: Record<string, unknown>) => ['type', '$ref', 'anyOf', 'oneOf', 'allOf', 'const', 'enum'].some((k) => k in s);
+    const walk = (node: unknown, path: string) => {
+      if (!node || typeof node !== 'object' || Array.isArray(node)) return;
+      const n = node as Record<string, unknown>;
+      for (const [name, property] of Object.entries((n.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (!typed(property)) untyped.push(`${path}.${name}`);
+        walk(property, `${path}.${name}`);
+      }
+      for (const k of ['items', 'additionalProperties']) if (n[k] && typeof n[k] === 'object') walk(n[k], `${path}[${k}]`);
+      for (const k of ['anyOf', 'oneOf', 'allOf']) for (const s of (n[k] as unknown[] | undefined) ?? []) walk(s, path);
+    };
+    for (const [name, schema] of Object.entries(doc.components.schemas)) walk(schema, name);
+    expect(untyped).toEqual([]);
+  });
+
+  it('keeps request properties the server fills in optional: no `default` outside `required`', () => {
+    const defaulted: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string, unknown>;
+      const required = new Set((n.required as string[] | undefined) ?? []);
+      for (const [name, p] of Object.entries((n.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        if (!required.has(name) && 'default' in p) defaulted.push(`${path}.${name}`);
+      }
+      for (const [k, v] of Object.entries(n)) if (k !== 'example') walk(v, `${path}/${k}`);
+    };
+    walk(doc.components.schemas, '');
+    expect(defaulted).toEqual([]);
   });
 });

@@ -11,11 +11,11 @@ export const SDK_PATHS_FILE = fileURLToPath(new URL('../src/generated/paths.ts',
 const HEADER = '// Generated from packages/contract/openapi.yaml by openapi-typescript (`pnpm --filter @engagekit/sdk generate`). Do not edit.\n';
 
 /**
- * The content of src/generated/paths.ts, deterministic for a given document. `defaultNonNullable: false`
- * keeps request fields that have a default optional (a campaign body need not give `language`); answers
- * list every field they always carry in `required`, so their types stay exact.
+ * The content of src/generated/paths.ts, deterministic for a given document: openapi-typescript with
+ * its default flags, as integrators run it (the document keeps request fields the server fills in
+ * optional, and lists every field an answer always carries in `required`).
  */
 export async function renderPaths(): Promise<string> {
-  const ast = await openapiTS(OPENAPI_FILE, { defaultNonNullable: false });
+  const ast = await openapiTS(OPENAPI_FILE);
   return HEADER + astToString(ast);
 }

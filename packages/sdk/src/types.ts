@@ -10,11 +10,11 @@ type Json<Op extends keyof operations, Status extends number> =
 /** A broadcast campaign. */
 export type Campaign = Schemas['Campaign'];
 /** The body of `campaigns.create`. */
-export type CreateCampaignBody = Schemas['CreateCampaignBody'];
+export type CreateCampaignBody = Schemas['NewCampaign'];
 /** `page` and `limit` of `campaigns.list` (page from 1, limit 1..100, default 10). */
 export type CampaignListParams = Omit<operations['getCampaignData']['parameters']['query'], 'uuid'>;
 /** The envelope of one page of campaigns. */
-export type CampaignListResponse = Schemas['CampaignListResponse'];
+export type CampaignListResponse = Schemas['CampaignListEnvelope'];
 /** Where a campaign page sits: `{ total, page, limit, totalPages }`. */
 export type Pagination = Schemas['Pagination'];
 
@@ -23,21 +23,21 @@ export type Customer = Schemas['Customer'];
 /** `page` and `limit` of `customers.list`. */
 export type CustomerListParams = Omit<operations['getCustomers']['parameters']['query'], 'uuid'>;
 /** The envelope of one page of customers. */
-export type CustomerListResponse = Schemas['CustomerListResponse'];
+export type CustomerListResponse = Schemas['CustomerListEnvelope'];
 /** Previous and next page numbers of a customer page. */
 export type Paging = Schemas['Paging'];
 
 /** An order as stored. */
 export type Order = Json<'addOrder', 201>['data'];
 /** The body of `orders.add`: inserted, or updated when `(company_id, company_order_id)` exists. */
-export type AddOrderBody = Schemas['AddOrderBody'];
+export type AddOrderBody = Schemas['NewOrder'];
 /** The body of `orders.update`: `company_id` is required and never changes; every other field is optional. */
-export type UpdateOrderBody = Schemas['UpdateOrderBody'];
+export type UpdateOrderBody = Schemas['OrderChanges'];
 
 /** A WhatsApp template as stored. */
 export type Template = Schemas['Template'];
 /** The body of `templates.submit`. */
-export type SubmitTemplateBody = Schemas['SubmitTemplateBody'];
+export type SubmitTemplateBody = Schemas['TemplateSubmission'];
 
 /** The company report: campaigns, message outcomes, customers and orders. */
 export type Report = Schemas['Report'];
@@ -45,7 +45,7 @@ export type Report = Schemas['Report'];
 export type SyncResult = Schemas['SyncResult'];
 
 /** The error envelope of every 4xx and 5xx answer. */
-export type ErrorResponse = Schemas['ErrorResponse'];
+export type ErrorResponse = Schemas['ErrorEnvelope'];
 
 /** The operationIds of the contract. */
 export type OperationId = keyof operations;

@@ -14,7 +14,7 @@ export type OrderCreatedEvent = components['schemas']['OrderCreatedEvent'];
 /** An order was updated. */
 export type OrderUpdatedEvent = components['schemas']['OrderUpdatedEvent'];
 /** Every event engagekit sends; narrow it on `type`. */
-export type WebhookEvent = OrderCreatedEvent | OrderUpdatedEvent;
+export type WebhookEvent = components['schemas']['WebhookEvent'];
 /** `order.created` | `order.updated`. */
 export type WebhookEventType = WebhookEvent['type'];
 

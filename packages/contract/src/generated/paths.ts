@@ -426,7 +426,7 @@ export interface paths {
     };
 }
 export interface webhooks {
-    "order.created": {
+    orderEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -436,30 +436,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The order.created event
-         * @description An order was added. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.
+         * An order event
+         * @description An order was added (`order.created`) or updated (`order.updated`); the endpoint receives the types it subscribed to. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.
          */
-        post: operations["orderCreated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "order.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The order.updated event
-         * @description An order was updated. Signed per the Standard Webhooks spec; verify it with `verifyWebhook` from `@engagekit/sdk/webhooks`. Delivery is at least once: drop duplicates by `webhook-id`.
-         */
-        post: operations["orderUpdated"];
+        post: operations["orderEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -469,7 +449,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        SubmitTemplateBody: {
+        TemplateSubmission: {
             /**
              * @description The WhatsApp template name.
              * @example savetem
@@ -486,7 +466,7 @@ export interface components {
              */
             wam_id?: string;
         };
-        CreateCampaignBody: {
+        NewCampaign: {
             /**
              * @description Campaign name, unique within the company.
              * @example temp3
@@ -494,7 +474,6 @@ export interface components {
             name: string;
             schedule_type: components["schemas"]["ScheduleType"];
             /**
-             * Format: date-time
              * @description When a `once` campaign runs; when a `recurring` one starts.
              * @example 2025-01-15T10:00:00Z
              */
@@ -537,27 +516,24 @@ export interface components {
              */
             template_name: string;
             /**
-             * @default en
+             * @description Default: `"en"`.
              * @example en
              */
             language?: string;
             /**
-             * @description Variables the template header declares.
-             * @default []
+             * @description Variables the template header declares. Default: `[]`.
              * @example []
              */
             header_variable?: string[];
             /**
-             * @description Variables the template body declares.
-             * @default []
+             * @description Variables the template body declares. Default: `[]`.
              * @example [
              *       "first_name"
              *     ]
              */
             body_variable?: string[];
             /**
-             * @description A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`.
-             * @default {}
+             * @description A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`. Default: `{}`.
              * @example {
              *       "first_name": "{{customer.firstName}}"
              *     }
@@ -575,14 +551,14 @@ export interface components {
              */
             card_image_url: string;
             /**
-             * @default []
+             * @description Default: `[]`.
              * @example [
              *       "10%"
              *     ]
              */
             card_body_variables?: string[];
         };
-        AddOrderBody: {
+        NewOrder: {
             /**
              * @description The company code.
              * @example VERPL000972024
@@ -739,7 +715,7 @@ export interface components {
              */
             price: number;
         };
-        UpdateOrderBody: {
+        OrderChanges: {
             /**
              * @description The company code.
              * @example VERPL000972024
@@ -877,7 +853,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        CreateCompanyBody: {
+        NewCompany: {
             /**
              * @description Company name.
              * @example Verma Retail
@@ -889,13 +865,12 @@ export interface components {
              */
             company_id?: string;
             /**
-             * @description IANA time zone for recurring campaign times.
-             * @default UTC
+             * @description IANA time zone for recurring campaign times. Default: `"UTC"`.
              * @example Asia/Kolkata
              */
             timezone?: string;
         };
-        CreateTokenBody: {
+        TokenRequest: {
             /**
              * @description Both when absent.
              * @example [
@@ -905,8 +880,7 @@ export interface components {
              */
             scopes?: components["schemas"]["Scope"][];
             /**
-             * @description Lifetime in seconds (default 30 days).
-             * @default 2592000
+             * @description Lifetime in seconds; 30 days when left out. Default: `2592000`.
              * @example 2592000
              */
             expires_in?: number;
@@ -916,7 +890,7 @@ export interface components {
          * @enum {string}
          */
         Scope: "agency" | "orders";
-        ImportCustomersBody: {
+        CustomerImportBatch: {
             customers: components["schemas"]["CustomerImport"][];
         };
         CustomerImport: {
@@ -941,7 +915,7 @@ export interface components {
              */
             email?: string;
         };
-        CreateWebhookBody: {
+        NewWebhookEndpoint: {
             /**
              * Format: uri
              * @description Where deliveries are POSTed: http(s) to a public address.
@@ -949,8 +923,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description Event types to receive; every type when empty or absent.
-             * @default []
+             * @description Event types to receive; every type when empty or absent. Default: `[]`.
              * @example [
              *       "order.created",
              *       "order.updated"
@@ -958,11 +931,11 @@ export interface components {
              */
             events?: components["schemas"]["EventType"][];
             /**
-             * @default
+             * @description Default: `""`.
              * @example Order sync to our warehouse
              */
             description?: string;
-            /** @default true */
+            /** @description Default: `true`. */
             enabled?: boolean;
         };
         /**
@@ -970,7 +943,7 @@ export interface components {
          * @enum {string}
          */
         EventType: "order.created" | "order.updated";
-        UpdateWebhookBody: {
+        WebhookEndpointChanges: {
             /**
              * Format: uri
              * @description Where deliveries are POSTed: http(s) to a public address.
@@ -989,19 +962,15 @@ export interface components {
             description?: string;
             enabled?: boolean;
         };
-        RotateSecretBody: {
+        SecretRotation: {
             /**
-             * @description How long the old secret still signs beside the new one (default 24 h).
-             * @default 86400
+             * @description How long the old secret still signs beside the new one; 24 h when left out. Default: `86400`.
              * @example 86400
              */
             grace_period_s?: number;
         };
-        TestEventBody: {
-            /**
-             * @description The type of the sample event.
-             * @default order.created
-             */
+        TestEventRequest: {
+            /** @description The type of the sample event. Default: `"order.created"`. */
             event_type?: components["schemas"]["EventType"];
         };
         /**
@@ -1009,27 +978,400 @@ export interface components {
          * @enum {string}
          */
         DeliveryStatus: "pending" | "succeeded" | "failed";
-        /** @description An order was added. */
-        OrderCreatedEvent: {
+        SyncEnvelope: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            status: true;
+            /** @example Sync Complete */
+            message: string;
+            data: components["schemas"]["SyncResult"];
+        };
+        /** @description What the sync re-derived and changed. */
+        SyncResult: {
+            customers: components["schemas"]["SyncedCustomers"];
+            campaigns: components["schemas"]["SyncedCampaigns"];
             /**
-             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
-             * @example evt_01JD4Z8Q3T5V
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            synced_at: string;
+        };
+        /** @description Customers after the sync, and how many it created, updated and removed. */
+        SyncedCustomers: {
+            /** @example 40 */
+            total: number;
+            /** @example 3 */
+            created: number;
+            /** @example 1 */
+            updated: number;
+            /** @example 0 */
+            removed: number;
+        };
+        /** @description Campaigns after the sync, and how many changed status. */
+        SyncedCampaigns: {
+            /** @example 3 */
+            total: number;
+            /** @example 1 */
+            updated: number;
+        };
+        /** @description The error envelope. */
+        ErrorEnvelope: {
+            /** @constant */
+            success: false;
+            /**
+             * @description What went wrong, for a person.
+             * @example Invalid request: phoneNumber must be an E.164 phone number
+             */
+            message: string;
+            /**
+             * @description Machine-readable error code: validation_error, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal_error, unavailable. More may follow.
+             * @example validation_error
+             */
+            code: string;
+            /** @description Every offending field, on 400. */
+            issues?: components["schemas"]["Issue"][];
+            /**
+             * @description The request id, also in the x-request-id header.
+             * @example req_5f3c9b2e8a1d4c67
+             */
+            requestId: string;
+            /**
+             * @description Sync answers carry `status` beside `success`, for compatibility.
+             * @constant
+             */
+            status?: false;
+        };
+        Issue: {
+            /**
+             * @description The offending field, dot-separated (e.g. `template_payload.variables.first_name`); empty for the whole input.
+             * @example phoneNumber
+             */
+            path: string;
+            /**
+             * @description What is wrong with it.
+             * @example must be an E.164 phone number: "+" then 7 to 15 digits, e.g. "+1234567890"
+             */
+            message: string;
+        };
+        TemplateEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Template data processed successfully */
+            message: string;
+            data: components["schemas"]["Template"];
+        };
+        Template: {
+            /**
+             * @description Opaque identifier.
+             * @example tpl_01JD4Z8Q3T5V
              */
             id: string;
-            /** @constant */
-            type: "order.created";
+            /** @example savetem */
+            template_name: string;
+            /** @example 6363978748 */
+            phone_number: string;
+            /** @example wamkskdfj-lkskfdkskf */
+            wam_id: string | null;
+            status: components["schemas"]["TemplateStatus"];
+            /**
+             * @description Why the template failed, null when submitted.
+             * @example null
+             */
+            reason: string | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp written by the server.
              * @example 2025-01-15T10:00:00.000Z
              */
             created_at: string;
-            data: {
-                /** @description The order as it was right after the change. */
-                order: components["schemas"]["Order"];
-            };
-            /** @description True on test events sent from the admin API or the settings page. */
-            test?: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @example submitted
+         * @enum {string}
+         */
+        TemplateStatus: "submitted" | "failed";
+        CampaignEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Successfully fetched campaign data. */
+            message: string;
+            data: components["schemas"]["Campaign"];
+        };
+        /** @description A broadcast campaign. */
+        Campaign: {
+            /**
+             * @description Opaque identifier.
+             * @example cmp_01JD4Z8Q3T5V
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The company UUID.
+             * @example 53d1bcd3-aaf0-45e1-9298-5395b6a27b61
+             */
+            uuid: string;
+            /** @example temp3 */
+            name: string;
+            status: components["schemas"]["CampaignStatus"];
+            schedule_type: components["schemas"]["ScheduleType"];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            schedule: string;
+            days: components["schemas"]["Days"] | null;
+            template_payload: components["schemas"]["CampaignTemplatePayload"];
+            /**
+             * Format: date
+             * @description The date of `schedule` (UTC).
+             * @example 2024-11-15
+             */
+            startDate: string;
+            /**
+             * @description The date the campaign ended, null while it has not.
+             * @example null
+             */
+            endDate: string | null;
+            /** @description When it runs next, null when it will not. */
+            next_run_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description scheduled -> running -> completed; paused, failed or cancelled where they apply.
+         * @example scheduled
+         * @enum {string}
+         */
+        CampaignStatus: "scheduled" | "running" | "completed" | "paused" | "failed" | "cancelled";
+        CampaignListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Campaigns retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Campaign"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Where this page sits in the list. */
+        Pagination: {
+            /**
+             * @description Items in the whole list.
+             * @example 100
+             */
+            total: number;
+            /**
+             * @description This page, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Items a page.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description Pages in the whole list.
+             * @example 10
+             */
+            totalPages: number;
+        };
+        CustomerListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Customer data fetched successfully */
+            message: string;
+            data: components["schemas"]["Customer"][];
+            paging: components["schemas"]["Paging"];
+            /**
+             * @description Customers in the whole list.
+             * @example 40
+             */
+            total: number;
+        };
+        Customer: {
+            /**
+             * @description Opaque identifier.
+             * @example cus_01JD4Z8Q3T5V
+             */
+            id: string;
+            /**
+             * @description First and last name.
+             * @example Customer A
+             */
+            name: string;
+            /** @example Customer */
+            firstName: string;
+            /** @example A */
+            lastName: string | null;
+            /** @example customerA@example.com */
+            email: string | null;
+            /** @example +1234567890 */
+            phoneNumber: string;
+            source: components["schemas"]["CustomerSource"];
+            /** @example 2 */
+            orders_count: number;
+            /**
+             * @description Sum of the totals of their orders.
+             * @example 2500.75
+             */
+            orders_amount: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * @description Where the customer came from.
+         * @example orders
+         * @enum {string}
+         */
+        CustomerSource: "orders" | "import";
+        /** @description Previous and next page numbers. */
+        Paging: {
+            /**
+             * @description The previous page number, null on the first page.
+             * @example 1
+             */
+            before: number | null;
+            /**
+             * @description The next page number, null on the last page.
+             * @example 3
+             */
+            after: number | null;
+        };
+        ReportEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Report retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Report"];
+        };
+        Report: {
+            campaigns: components["schemas"]["ReportCampaigns"];
+            messages: components["schemas"]["MessageCounts"];
+            customers: components["schemas"]["ReportCustomers"];
+            orders: components["schemas"]["ReportOrders"];
+            /** @description The newest campaigns, up to 100, newest first, with their message outcomes. */
+            campaigns_detail: components["schemas"]["CampaignReportRow"][];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            generated_at: string;
+        };
+        /** @description The company’s campaigns. */
+        ReportCampaigns: {
+            /** @example 3 */
+            total: number;
+            by_status: components["schemas"]["CampaignStatusCounts"];
+        };
+        /** @description Campaigns in each status. */
+        CampaignStatusCounts: {
+            /** @example 0 */
+            scheduled: number;
+            /** @example 0 */
+            running: number;
+            /** @example 0 */
+            completed: number;
+            /** @example 0 */
+            paused: number;
+            /** @example 0 */
+            failed: number;
+            /** @example 0 */
+            cancelled: number;
+        };
+        MessageCounts: {
+            /**
+             * @description Messages recorded.
+             * @example 120
+             */
+            total: number;
+            /**
+             * @description Accepted by the channel (includes delivered and read).
+             * @example 115
+             */
+            sent: number;
+            /**
+             * @description Delivered to the phone (includes read).
+             * @example 110
+             */
+            delivered: number;
+            /**
+             * @description Read by the customer.
+             * @example 80
+             */
+            read: number;
+            /**
+             * @description Not sent.
+             * @example 5
+             */
+            failed: number;
+        };
+        /** @description The company’s customers. */
+        ReportCustomers: {
+            /** @example 40 */
+            total: number;
+        };
+        /** @description The company’s orders. */
+        ReportOrders: {
+            /** @example 57 */
+            total: number;
+            /**
+             * @description Sum of the order totals.
+             * @example 85432.5
+             */
+            amount: number;
+        };
+        CampaignReportRow: {
+            /**
+             * @description Opaque identifier.
+             * @example cmp_01JD4Z8Q3T5V
+             */
+            id: string;
+            /** @example temp3 */
+            name: string;
+            status: components["schemas"]["CampaignStatus"];
+            /**
+             * @description Times it has run.
+             * @example 1
+             */
+            runs: number;
+            last_run_at: string | null;
+            messages: components["schemas"]["MessageCounts"];
+        };
+        OrderEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Order created successfully. */
+            message: string;
+            data: components["schemas"]["Order"];
         };
         /** @description An order as stored. */
         Order: {
@@ -1064,7 +1406,7 @@ export interface components {
             state: string | null;
             /** @example Leave package at the front door. */
             specialInstructions: string | null;
-            products: components["schemas"]["Product"][];
+            products: components["schemas"]["OrderProduct"][];
             /** @example 456 Elm Street */
             billingStreetAddress1: string | null;
             /** @example Suite 202 */
@@ -1121,408 +1463,16 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description An order was updated. */
-        OrderUpdatedEvent: {
-            /**
-             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
-             * @example evt_01JD4Z8Q3T5V
-             */
-            id: string;
-            /** @constant */
-            type: "order.updated";
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            created_at: string;
-            data: {
-                /** @description The order as it was right after the change. */
-                order: components["schemas"]["Order"];
-            };
-            /** @description True on test events sent from the admin API or the settings page. */
-            test?: boolean;
-        };
-        SyncResponse: {
-            /** @constant */
-            success: true;
-            /** @constant */
-            status: true;
-            /** @example Sync Complete */
-            message: string;
-            data: components["schemas"]["SyncResult"];
-        };
-        /** @description What the sync re-derived and changed. */
-        SyncResult: {
-            customers: {
-                /** @example 40 */
-                total: number;
-                /** @example 3 */
-                created: number;
-                /** @example 1 */
-                updated: number;
-                /** @example 0 */
-                removed: number;
-            };
-            campaigns: {
-                /** @example 3 */
-                total: number;
-                /** @example 1 */
-                updated: number;
-            };
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            synced_at: string;
-        };
-        /** @description The error envelope. */
-        ErrorResponse: {
-            /** @constant */
-            success: false;
-            /**
-             * @description What went wrong, for a person.
-             * @example Invalid request: phoneNumber must be an E.164 phone number
-             */
-            message: string;
-            /**
-             * @description Machine-readable error code: validation_error, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal_error, unavailable. More may follow.
-             * @example validation_error
-             */
-            code: string;
-            /** @description Every offending field, on 400. */
-            issues?: components["schemas"]["Issue"][];
-            /**
-             * @description The request id, also in the x-request-id header.
-             * @example req_5f3c9b2e8a1d4c67
-             */
-            requestId: string;
-            /**
-             * @description Sync answers carry `status` beside `success`, for compatibility.
-             * @constant
-             */
-            status?: false;
-        };
-        Issue: {
-            /**
-             * @description The offending field, dot-separated (e.g. `template_payload.variables.first_name`); empty for the whole input.
-             * @example phoneNumber
-             */
-            path: string;
-            /**
-             * @description What is wrong with it.
-             * @example must be an E.164 phone number: "+" then 7 to 15 digits, e.g. "+1234567890"
-             */
-            message: string;
-        };
-        TemplateResponse: {
-            /** @constant */
-            success: true;
-            /** @example Template data processed successfully */
-            message: string;
-            data: components["schemas"]["Template"];
-        };
-        Template: {
-            /**
-             * @description Opaque identifier.
-             * @example tpl_01JD4Z8Q3T5V
-             */
-            id: string;
-            /** @example savetem */
-            template_name: string;
-            /** @example 6363978748 */
-            phone_number: string;
-            /** @example wamkskdfj-lkskfdkskf */
-            wam_id: string | null;
-            status: components["schemas"]["TemplateStatus"];
-            /**
-             * @description Why the template failed, null when submitted.
-             * @example null
-             */
-            reason: string | null;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            updated_at: string;
-        };
-        /**
-         * @example submitted
-         * @enum {string}
-         */
-        TemplateStatus: "submitted" | "failed";
-        CampaignResponse: {
-            /** @constant */
-            success: true;
-            /** @example Successfully fetched campaign data. */
-            message: string;
-            data: components["schemas"]["Campaign"];
-        };
-        /** @description A broadcast campaign. */
-        Campaign: {
-            /**
-             * @description Opaque identifier.
-             * @example cmp_01JD4Z8Q3T5V
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @description The company UUID.
-             * @example 53d1bcd3-aaf0-45e1-9298-5395b6a27b61
-             */
-            uuid: string;
-            /** @example temp3 */
-            name: string;
-            status: components["schemas"]["CampaignStatus"];
-            schedule_type: components["schemas"]["ScheduleType"];
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            schedule: string;
-            days: components["schemas"]["Days"] | null;
-            template_payload: components["schemas"]["TemplatePayloadOutput"];
-            /**
-             * Format: date
-             * @description The date of `schedule` (UTC).
-             * @example 2024-11-15
-             */
-            startDate: string;
-            /**
-             * @description The date the campaign ended, null while it has not.
-             * @example null
-             */
-            endDate: string | null;
-            /** @description When it runs next, null when it will not. */
-            next_run_at: string | null;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            updated_at: string;
-        };
-        /**
-         * @description scheduled -> running -> completed; paused, failed or cancelled where they apply.
-         * @example scheduled
-         * @enum {string}
-         */
-        CampaignStatus: "scheduled" | "running" | "completed" | "paused" | "failed" | "cancelled";
-        CampaignListResponse: {
-            /** @constant */
-            success: true;
-            /** @example Campaigns retrieved successfully. */
-            message: string;
-            data: components["schemas"]["Campaign"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        /** @description Where this page sits in the list. */
-        Pagination: {
-            /**
-             * @description Items in the whole list.
-             * @example 100
-             */
-            total: number;
-            /**
-             * @description This page, from 1.
-             * @example 1
-             */
-            page: number;
-            /**
-             * @description Items a page.
-             * @example 10
-             */
-            limit: number;
-            /**
-             * @description Pages in the whole list.
-             * @example 10
-             */
-            totalPages: number;
-        };
-        CustomerListResponse: {
-            /** @constant */
-            success: true;
-            /** @example Customer data fetched successfully */
-            message: string;
-            data: components["schemas"]["Customer"][];
-            paging: components["schemas"]["Paging"];
-            /**
-             * @description Customers in the whole list.
-             * @example 40
-             */
-            total: number;
-        };
-        Customer: {
-            /**
-             * @description Opaque identifier.
-             * @example cus_01JD4Z8Q3T5V
-             */
-            id: string;
-            /**
-             * @description First and last name.
-             * @example Customer A
-             */
-            name: string;
-            /** @example Customer */
-            firstName: string;
-            /** @example A */
-            lastName: string | null;
-            /** @example customerA@example.com */
-            email: string | null;
-            /** @example +1234567890 */
-            phoneNumber: string;
-            /**
-             * @description Where the customer came from.
-             * @example orders
-             * @enum {string}
-             */
-            source: "orders" | "import";
+        /** @description A product of an order as stored. */
+        OrderProduct: {
+            /** @example 101 */
+            product_id: string;
             /** @example 2 */
-            orders_count: number;
-            /**
-             * @description Sum of the totals of their orders.
-             * @example 2500.75
-             */
-            orders_amount: number;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            updated_at: string;
+            quantity: number;
+            /** @example 500 */
+            price: number;
         };
-        /** @description Previous and next page numbers. */
-        Paging: {
-            /**
-             * @description The previous page number, null on the first page.
-             * @example 1
-             */
-            before: number | null;
-            /**
-             * @description The next page number, null on the last page.
-             * @example 3
-             */
-            after: number | null;
-        };
-        ReportResponse: {
-            /** @constant */
-            success: true;
-            /** @example Report retrieved successfully. */
-            message: string;
-            data: components["schemas"]["Report"];
-        };
-        Report: {
-            campaigns: {
-                /** @example 3 */
-                total: number;
-                by_status: {
-                    /** @example 0 */
-                    scheduled: number;
-                    /** @example 0 */
-                    running: number;
-                    /** @example 0 */
-                    completed: number;
-                    /** @example 0 */
-                    paused: number;
-                    /** @example 0 */
-                    failed: number;
-                    /** @example 0 */
-                    cancelled: number;
-                };
-            };
-            messages: components["schemas"]["MessageCounts"];
-            customers: {
-                /** @example 40 */
-                total: number;
-            };
-            orders: {
-                /** @example 57 */
-                total: number;
-                /** @example 85432.5 */
-                amount: number;
-            };
-            /** @description The newest campaigns, up to 100, newest first, with their message outcomes. */
-            campaigns_detail: components["schemas"]["CampaignReportRow"][];
-            /**
-             * Format: date-time
-             * @description ISO-8601 UTC timestamp written by the server.
-             * @example 2025-01-15T10:00:00.000Z
-             */
-            generated_at: string;
-        };
-        MessageCounts: {
-            /**
-             * @description Messages recorded.
-             * @example 120
-             */
-            total: number;
-            /**
-             * @description Accepted by the channel (includes delivered and read).
-             * @example 115
-             */
-            sent: number;
-            /**
-             * @description Delivered to the phone (includes read).
-             * @example 110
-             */
-            delivered: number;
-            /**
-             * @description Read by the customer.
-             * @example 80
-             */
-            read: number;
-            /**
-             * @description Not sent.
-             * @example 5
-             */
-            failed: number;
-        };
-        CampaignReportRow: {
-            /**
-             * @description Opaque identifier.
-             * @example cmp_01JD4Z8Q3T5V
-             */
-            id: string;
-            /** @example temp3 */
-            name: string;
-            status: components["schemas"]["CampaignStatus"];
-            /**
-             * @description Times it has run.
-             * @example 1
-             */
-            runs: number;
-            last_run_at: string | null;
-            messages: components["schemas"]["MessageCounts"];
-        };
-        OrderResponse: {
-            /** @constant */
-            success: true;
-            /** @example Order created successfully. */
-            message: string;
-            data: components["schemas"]["OrderOutput"];
-        };
-        HealthResponse: {
+        HealthEnvelope: {
             /** @constant */
             success: true;
             /** @example OK */
@@ -1530,22 +1480,26 @@ export interface components {
             data: components["schemas"]["Health"];
         };
         Health: {
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            status: "ok" | "degraded";
-            /**
-             * @example ok
-             * @enum {string}
-             */
-            database: "ok" | "unavailable";
+            status: components["schemas"]["HealthStatus"];
+            database: components["schemas"]["DatabaseStatus"];
             /** @example 0.1.0 */
             version: string;
             /** @example 12.5 */
             uptime_s: number;
         };
-        CompanyResponse: {
+        /**
+         * @description Whether the server is fully up.
+         * @example ok
+         * @enum {string}
+         */
+        HealthStatus: "ok" | "degraded";
+        /**
+         * @description Whether the database answers.
+         * @example ok
+         * @enum {string}
+         */
+        DatabaseStatus: "ok" | "unavailable";
+        CompanyEnvelope: {
             /** @constant */
             success: true;
             /** @example Company retrieved successfully. */
@@ -1572,7 +1526,7 @@ export interface components {
              */
             created_at: string;
         };
-        CompanyListResponse: {
+        CompanyListEnvelope: {
             /** @constant */
             success: true;
             /** @example Companies retrieved successfully. */
@@ -1580,7 +1534,7 @@ export interface components {
             data: components["schemas"]["Company"][];
             pagination: components["schemas"]["Pagination"];
         };
-        TokenResponse: {
+        TokenEnvelope: {
             /** @constant */
             success: true;
             /** @example Token issued. */
@@ -1609,7 +1563,7 @@ export interface components {
              */
             expires_at: string;
         };
-        ImportCustomersResponse: {
+        ImportCustomersEnvelope: {
             /** @constant */
             success: true;
             /** @example Customers imported. */
@@ -1622,7 +1576,7 @@ export interface components {
             /** @example 0 */
             updated: number;
         };
-        WebhookResponse: {
+        WebhookEnvelope: {
             /** @constant */
             success: true;
             /** @example Webhook retrieved successfully. */
@@ -1665,7 +1619,7 @@ export interface components {
              */
             updated_at: string;
         };
-        WebhookListResponse: {
+        WebhookListEnvelope: {
             /** @constant */
             success: true;
             /** @example Webhooks retrieved successfully. */
@@ -1673,7 +1627,7 @@ export interface components {
             data: components["schemas"]["WebhookEndpoint"][];
             pagination: components["schemas"]["Pagination"];
         };
-        DeletedResponse: {
+        DeletedEnvelope: {
             /** @constant */
             success: true;
             /** @example Webhook deleted. */
@@ -1686,7 +1640,7 @@ export interface components {
             /** @constant */
             deleted: true;
         };
-        RotatedSecretResponse: {
+        RotatedSecretEnvelope: {
             /** @constant */
             success: true;
             /** @example Secret rotated. */
@@ -1701,7 +1655,7 @@ export interface components {
             secret: string;
             previous_secret_expires_at: string | null;
         };
-        DeliveryResponse: {
+        DeliveryEnvelope: {
             /** @constant */
             success: true;
             /** @example Delivery queued. */
@@ -1759,7 +1713,7 @@ export interface components {
              */
             error: string | null;
         };
-        DeliveryListResponse: {
+        DeliveryListEnvelope: {
             /** @constant */
             success: true;
             /** @example Deliveries retrieved successfully. */
@@ -1768,7 +1722,7 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /** @description The template a campaign sends, with its variables and their values. */
-        TemplatePayloadOutput: {
+        CampaignTemplatePayload: {
             /**
              * @description The WhatsApp template name.
              * @example carousel_offer
@@ -1804,9 +1758,9 @@ export interface components {
                 [key: string]: string;
             };
             /** @description Carousel cards, for carousel templates. */
-            cards?: components["schemas"]["CarouselCardOutput"][];
+            cards?: components["schemas"]["CampaignCarouselCard"][];
         };
-        CarouselCardOutput: {
+        CampaignCarouselCard: {
             /**
              * Format: uri
              * @example https://example.com/image1.jpg
@@ -1820,109 +1774,56 @@ export interface components {
              */
             card_body_variables: string[];
         };
-        /** @description An order as stored. */
-        OrderOutput: {
+        /** @description Any event the server sends, told apart by `type`. */
+        WebhookEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"];
+        /** @description An order was added. */
+        OrderCreatedEvent: {
             /**
-             * @description Opaque identifier.
-             * @example ord_01JD4Z8Q3T5V
+             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
+             * @example evt_01JD4Z8Q3T5V
              */
             id: string;
-            /** @example VERPL000972024 */
-            company_id: string;
-            /** @example ORD-001 */
-            company_order_id: string;
-            /** @example 1500.75 */
-            totalAmount: number;
-            /** @example John */
-            firstName: string;
-            /** @example Doe */
-            lastName: string | null;
-            /** @example +1234567890 */
-            phoneNumber: string;
-            /** @example john.doe@example.com */
-            email: string | null;
-            /** @example 56789 */
-            postalCode: string;
-            /** @example 123 Main Street */
-            streetAddress1: string;
-            /** @example Apt 4B */
-            streetAddress2: string | null;
-            /** @example Springfield */
-            city: string | null;
-            /** @example Illinois */
-            state: string | null;
-            /** @example Leave package at the front door. */
-            specialInstructions: string | null;
-            products: components["schemas"]["ProductOutput"][];
-            /** @example 456 Elm Street */
-            billingStreetAddress1: string | null;
-            /** @example Suite 202 */
-            billingStreetAddress2: string | null;
-            /** @example Springfield */
-            billingCity: string | null;
-            /** @example Illinois */
-            billingState: string | null;
-            /** @example 56789 */
-            billingPostalCode: string | null;
-            /** @example 2024-11-15 */
-            companyOrderDate: string | null;
-            /** @example 2024-11-20 */
-            companyOrderDueDate: string | null;
-            /** @example Pending */
-            companyOrderDeliveryStatus: string | null;
-            /** @example PAY-123456 */
-            companyOrderPaymentReference: string | null;
-            /** @example Processing */
-            companyOrderStatus: string | null;
-            /** @example Order description details */
-            companyOrderDescription: string | null;
             /**
-             * @example {
-             *       "giftWrap": true
-             *     }
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            company_order_other_attributes_1: {
-                [key: string]: unknown;
-            } | null;
-            /**
-             * @example {
-             *       "priorityDelivery": false
-             *     }
-             */
-            company_order_other_attributes_2: {
-                [key: string]: unknown;
-            } | null;
-            /**
-             * @description Starts at 1 and grows with every update.
-             * @example 1
-             */
-            version: number;
+            type: "order.created";
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp written by the server.
              * @example 2025-01-15T10:00:00.000Z
              */
             created_at: string;
+            data: components["schemas"]["OrderEventDetail"];
+            /** @description True on test events sent from the admin API or the settings page. */
+            test?: boolean;
+        };
+        /** @description What an order event is about. */
+        OrderEventDetail: {
+            /** @description The order as it was right after the change. */
+            order: components["schemas"]["Order"];
+        };
+        /** @description An order was updated. */
+        OrderUpdatedEvent: {
+            /**
+             * @description Event id; also the `webhook-id` header. Use it to drop duplicates.
+             * @example evt_01JD4Z8Q3T5V
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.updated";
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp written by the server.
              * @example 2025-01-15T10:00:00.000Z
              */
-            updated_at: string;
-        };
-        ProductOutput: {
-            /**
-             * @description Product id (a number is kept as text).
-             * @example 101
-             */
-            product_id: unknown;
-            /** @example 2 */
-            quantity: number;
-            /**
-             * @description Amount, >= 0.
-             * @example 500
-             */
-            price: number;
+            created_at: string;
+            data: components["schemas"]["OrderEventDetail"];
+            /** @description True on test events sent from the admin API or the settings page. */
+            test?: boolean;
         };
     };
     responses: {
@@ -1933,7 +1834,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The token is missing, malformed, expired or badly signed. */
@@ -1943,7 +1844,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The token is valid but for another company, or lacks the scope. */
@@ -1953,7 +1854,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description Unknown company or resource. */
@@ -1963,7 +1864,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The resource already exists, or a request with the same Idempotency-Key is still running. */
@@ -1973,7 +1874,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description Too many requests for this token; wait `Retry-After` seconds. */
@@ -1984,7 +1885,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description Something failed on the server; nothing internal is said. */
@@ -1994,7 +1895,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The body is over 1 MB. */
@@ -2004,7 +1905,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The body is not JSON. */
@@ -2014,7 +1915,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description The server or its database is not ready. */
@@ -2024,7 +1925,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ErrorResponse"];
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
     };
@@ -2062,7 +1963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SyncResponse"];
+                    "application/json": components["schemas"]["SyncEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2089,7 +1990,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SubmitTemplateBody"];
+                "application/json": components["schemas"]["TemplateSubmission"];
             };
         };
         responses: {
@@ -2100,7 +2001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateResponse"];
+                    "application/json": components["schemas"]["TemplateEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2129,7 +2030,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateCampaignBody"];
+                "application/json": components["schemas"]["NewCampaign"];
             };
         };
         responses: {
@@ -2140,7 +2041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignResponse"];
+                    "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2177,7 +2078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignListResponse"];
+                    "application/json": components["schemas"]["CampaignListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2210,7 +2111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CampaignResponse"];
+                    "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2244,7 +2145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerListResponse"];
+                    "application/json": components["schemas"]["CustomerListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2274,7 +2175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportResponse"];
+                    "application/json": components["schemas"]["ReportEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2297,7 +2198,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AddOrderBody"];
+                "application/json": components["schemas"]["NewOrder"];
             };
         };
         responses: {
@@ -2308,7 +2209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResponse"];
+                    "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
             /** @description The order was created. */
@@ -2318,7 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResponse"];
+                    "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2346,7 +2247,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateOrderBody"];
+                "application/json": components["schemas"]["OrderChanges"];
             };
         };
         responses: {
@@ -2357,7 +2258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResponse"];
+                    "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2386,7 +2287,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateOrderBody"];
+                "application/json": components["schemas"]["OrderChanges"];
             };
         };
         responses: {
@@ -2397,7 +2298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResponse"];
+                    "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2426,7 +2327,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateOrderBody"];
+                "application/json": components["schemas"]["OrderChanges"];
             };
         };
         responses: {
@@ -2437,7 +2338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrderResponse"];
+                    "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2467,7 +2368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthResponse"];
+                    "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2496,7 +2397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanyListResponse"];
+                    "application/json": components["schemas"]["CompanyListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2517,7 +2418,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateCompanyBody"];
+                "application/json": components["schemas"]["NewCompany"];
             };
         };
         responses: {
@@ -2528,7 +2429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanyResponse"];
+                    "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2559,7 +2460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CompanyResponse"];
+                    "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2584,7 +2485,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateTokenBody"];
+                "application/json": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
@@ -2595,7 +2496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TokenResponse"];
+                    "application/json": components["schemas"]["TokenEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2623,7 +2524,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ImportCustomersBody"];
+                "application/json": components["schemas"]["CustomerImportBatch"];
             };
         };
         responses: {
@@ -2634,7 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportCustomersResponse"];
+                    "application/json": components["schemas"]["ImportCustomersEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2671,7 +2572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookListResponse"];
+                    "application/json": components["schemas"]["WebhookListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2697,7 +2598,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateWebhookBody"];
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
             };
         };
         responses: {
@@ -2708,7 +2609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookResponse"];
+                    "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2743,7 +2644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookResponse"];
+                    "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2778,7 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletedResponse"];
+                    "application/json": components["schemas"]["DeletedEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2807,7 +2708,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateWebhookBody"];
+                "application/json": components["schemas"]["WebhookEndpointChanges"];
             };
         };
         responses: {
@@ -2818,7 +2719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookResponse"];
+                    "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2849,7 +2750,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RotateSecretBody"];
+                "application/json": components["schemas"]["SecretRotation"];
             };
         };
         responses: {
@@ -2860,7 +2761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RotatedSecretResponse"];
+                    "application/json": components["schemas"]["RotatedSecretEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2891,7 +2792,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TestEventBody"];
+                "application/json": components["schemas"]["TestEventRequest"];
             };
         };
         responses: {
@@ -2902,7 +2803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryResponse"];
+                    "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2941,7 +2842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryListResponse"];
+                    "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2978,7 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryResponse"];
+                    "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2990,7 +2891,7 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
-    orderCreated: {
+    orderEvent: {
         parameters: {
             query?: never;
             header: {
@@ -3006,43 +2907,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrderCreatedEvent"];
-            };
-        };
-        responses: {
-            /** @description Any 2xx acknowledges the event. Another status, or no answer in 15 s, is retried with backoff. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: the server disables the endpoint and sends it nothing more. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    orderUpdated: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The event id; the same on every retry of the event. */
-                "webhook-id": string;
-                /** @description Unix seconds when this attempt was signed. */
-                "webhook-timestamp": string;
-                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body`; several during a secret rotation. */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OrderUpdatedEvent"];
+                "application/json": components["schemas"]["WebhookEvent"];
             };
         };
         responses: {

@@ -16,7 +16,7 @@ export const CarouselCard = z
       .default([])
       .meta({ example: ['10%'] }),
   })
-  .meta({ id: 'CarouselCard' });
+  .meta({ id: 'CarouselCard', outputId: 'CampaignCarouselCard' });
 
 /**
  * What a campaign sends: the template, the variables it declares and their values.
@@ -60,7 +60,12 @@ export const TemplatePayload = z
         ctx.addIssue({ code: 'custom', path: ['variables', name], message: `"${name}" is not declared in header_variable or body_variable` });
     }
   })
-  .meta({ id: 'TemplatePayload', description: 'The template a campaign sends, with its variables and their values.' });
+  .meta({
+    id: 'TemplatePayload',
+    // As a campaign answers it, with every default filled in.
+    outputId: 'CampaignTemplatePayload',
+    description: 'The template a campaign sends, with its variables and their values.',
+  });
 export type TemplatePayload = z.infer<typeof TemplatePayload>;
 
 const Times = z.array(TimeOfDay).min(1, 'must list at least one time').max(48, 'must list at most 48 times');
@@ -106,7 +111,7 @@ export const CreateCampaignBody = z
     // When days itself is malformed it has already said why.
     when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'days'),
   })
-  .meta({ id: 'CreateCampaignBody' });
+  .meta({ id: 'NewCampaign' });
 export type CreateCampaignBody = z.input<typeof CreateCampaignBody>;
 
 /** A broadcast campaign. */

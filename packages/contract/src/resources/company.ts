@@ -20,7 +20,7 @@ export const CreateCompanyBody = z
     company_id: CompanyCode.optional().meta({ description: 'The company code orders carry; generated when absent.' }),
     timezone: TimeZone.default('UTC'),
   })
-  .meta({ id: 'CreateCompanyBody' });
+  .meta({ id: 'NewCompany' });
 export type CreateCompanyBody = z.input<typeof CreateCompanyBody>;
 
 export const Company = z
@@ -52,9 +52,9 @@ export const CreateTokenBody = z
       .min(60, 'must be at least 60 seconds')
       .max(157_680_000, 'must be at most 5 years (157680000 seconds)')
       .default(2_592_000)
-      .meta({ description: 'Lifetime in seconds (default 30 days).', example: 2592000 }),
+      .meta({ description: 'Lifetime in seconds; 30 days when left out.', example: 2592000 }),
   })
-  .meta({ id: 'CreateTokenBody' });
+  .meta({ id: 'TokenRequest' });
 export type CreateTokenBody = z.input<typeof CreateTokenBody>;
 
 export const Token = z
@@ -69,8 +69,8 @@ export type Token = z.infer<typeof Token>;
 
 export const Health = z
   .object({
-    status: z.enum(['ok', 'degraded']).meta({ example: 'ok' }),
-    database: z.enum(['ok', 'unavailable']).meta({ example: 'ok' }),
+    status: z.enum(['ok', 'degraded']).meta({ id: 'HealthStatus', description: 'Whether the server is fully up.', example: 'ok' }),
+    database: z.enum(['ok', 'unavailable']).meta({ id: 'DatabaseStatus', description: 'Whether the database answers.', example: 'ok' }),
     version: z.string().meta({ example: '0.1.0' }),
     uptime_s: z.number().min(0).meta({ example: 12.5 }),
   })

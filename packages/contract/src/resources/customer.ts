@@ -1,6 +1,10 @@
 import * as z from 'zod';
 import { Id, optionalText, PhoneNumber, Timestamp, text } from '../primitives.ts';
 
+/** Where a customer came from: an order named them, or the admin API imported them. */
+export const CustomerSource = z.enum(['orders', 'import']).meta({ id: 'CustomerSource', description: 'Where the customer came from.', example: 'orders' });
+export type CustomerSource = z.infer<typeof CustomerSource>;
+
 /** A customer: a person the company's orders name (by phone number), or one imported by the admin API. */
 export const Customer = z
   .object({
@@ -10,7 +14,7 @@ export const Customer = z
     lastName: z.string().nullable().meta({ example: 'A' }),
     email: z.string().nullable().meta({ example: 'customerA@example.com' }),
     phoneNumber: z.string().meta({ example: '+1234567890' }),
-    source: z.enum(['orders', 'import']).meta({ description: 'Where the customer came from.', example: 'orders' }),
+    source: CustomerSource,
     orders_count: z.int().min(0).meta({ example: 2 }),
     orders_amount: z.number().min(0).meta({ description: 'Sum of the totals of their orders.', example: 2500.75 }),
     created_at: Timestamp,
@@ -31,7 +35,7 @@ export const CustomerImport = z
 
 export const ImportCustomersBody = z
   .object({ customers: z.array(CustomerImport).min(1, 'must list at least one customer').max(1000, 'must list at most 1000 customers') })
-  .meta({ id: 'ImportCustomersBody' });
+  .meta({ id: 'CustomerImportBatch' });
 export type ImportCustomersBody = z.input<typeof ImportCustomersBody>;
 
 export const ImportCustomersResult = z

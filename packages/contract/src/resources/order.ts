@@ -20,11 +20,21 @@ export const Product = z
     product_id: z
       .union([z.string().min(1).max(128), z.number()])
       .transform(String)
+      .pipe(z.string())
       .meta({ description: 'Product id (a number is kept as text).', example: '101' }),
     quantity: z.int('must be a whole number').min(0, 'must be >= 0').max(1_000_000, 'must be <= 1000000').meta({ example: 2 }),
     price: Amount.meta({ example: 500 }),
   })
   .meta({ id: 'Product' });
+
+/** A product of an order as stored: its id is always text. */
+export const OrderProduct = z
+  .object({
+    product_id: z.string().meta({ example: '101' }),
+    quantity: z.int().meta({ example: 2 }),
+    price: z.number().meta({ example: 500 }),
+  })
+  .meta({ id: 'OrderProduct', description: 'A product of an order as stored.' });
 
 const Attributes = freeFormObject('Free-form object.', { giftWrap: true });
 
@@ -64,7 +74,7 @@ export const AddOrderBody = z
     company_order_id: CompanyOrderId,
     ...orderFieldShape,
   })
-  .meta({ id: 'AddOrderBody' });
+  .meta({ id: 'NewOrder' });
 export type AddOrderBody = z.input<typeof AddOrderBody>;
 
 /** The body of updateOrder: `company_id` is required and cannot change; every other field is optional. */
@@ -73,7 +83,7 @@ export const UpdateOrderBody = z
     company_id: CompanyCode,
     ...z.object(orderFieldShape).partial().shape,
   })
-  .meta({ id: 'UpdateOrderBody' });
+  .meta({ id: 'OrderChanges' });
 export type UpdateOrderBody = z.input<typeof UpdateOrderBody>;
 
 export const UpdateOrderParams = z.object({
@@ -99,7 +109,7 @@ export const Order = z
     city: nullableText('Springfield'),
     state: nullableText('Illinois'),
     specialInstructions: nullableText('Leave package at the front door.'),
-    products: z.array(Product),
+    products: z.array(OrderProduct),
     billingStreetAddress1: nullableText('456 Elm Street'),
     billingStreetAddress2: nullableText('Suite 202'),
     billingCity: nullableText('Springfield'),

@@ -18,7 +18,7 @@ export const SubmitTemplateBody = z
       .optional()
       .meta({ description: 'The WhatsApp message-template id; without it the template is recorded as failed.', example: 'wamkskdfj-lkskfdkskf' }),
   })
-  .meta({ id: 'SubmitTemplateBody' });
+  .meta({ id: 'TemplateSubmission' });
 export type SubmitTemplateBody = z.input<typeof SubmitTemplateBody>;
 
 export const TemplateStatus = z.enum(['submitted', 'failed']).meta({ id: 'TemplateStatus', example: 'submitted' });

@@ -21,12 +21,12 @@ const Description = z.string().max(500, 'must be at most 500 characters').meta({
 
 export const CreateWebhookBody = z
   .object({ url: WebhookUrl, events: Events.default([]), description: Description.default(''), enabled: z.boolean().default(true) })
-  .meta({ id: 'CreateWebhookBody' });
+  .meta({ id: 'NewWebhookEndpoint' });
 export type CreateWebhookBody = z.input<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = z
   .object({ url: WebhookUrl.optional(), events: Events.optional(), description: Description.optional(), enabled: z.boolean().optional() })
-  .meta({ id: 'UpdateWebhookBody' });
+  .meta({ id: 'WebhookEndpointChanges' });
 export type UpdateWebhookBody = z.input<typeof UpdateWebhookBody>;
 
 export const WebhookSecret = z.string().meta({ description: 'Signing secret, `whsec_` then base64.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
@@ -63,9 +63,9 @@ export const RotateSecretBody = z
       .min(0, 'must be >= 0')
       .max(604_800, 'must be at most 7 days (604800 seconds)')
       .default(86_400)
-      .meta({ description: 'How long the old secret still signs beside the new one (default 24 h).', example: 86400 }),
+      .meta({ description: 'How long the old secret still signs beside the new one; 24 h when left out.', example: 86400 }),
   })
-  .meta({ id: 'RotateSecretBody' });
+  .meta({ id: 'SecretRotation' });
 
 export const RotatedSecret = z.object({ secret: WebhookSecret, previous_secret_expires_at: Timestamp.nullable() }).meta({ id: 'RotatedSecret' });
 
@@ -117,9 +117,13 @@ export const DeliveryListQuery = z.object({
 
 export const TestEventBody = z
   .object({ event_type: EventType.default('order.created').meta({ description: 'The type of the sample event.' }) })
-  .meta({ id: 'TestEventBody' });
+  .meta({ id: 'TestEventRequest' });
 
 export const Deleted = z.object({ id: z.string().meta({ example: 'wh_01JD4Z8Q3T5V' }), deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
+const OrderEventDetail = z
+  .object({ order: Order.meta({ description: 'The order as it was right after the change.' }) })
+  .meta({ id: 'OrderEventDetail', description: 'What an order event is about.' });
 
 /** The payload of every order webhook: `{ id, type, created_at, data: { order } }`. */
 function orderEvent<T extends EventType>(type: T, id: string, description: string) {
@@ -128,7 +132,7 @@ function orderEvent<T extends EventType>(type: T, id: string, description: strin
       id: z.string().meta({ description: 'Event id; also the `webhook-id` header. Use it to drop duplicates.', example: 'evt_01JD4Z8Q3T5V' }),
       type: z.literal(type),
       created_at: Timestamp,
-      data: z.object({ order: Order.meta({ description: 'The order as it was right after the change.' }) }),
+      data: OrderEventDetail,
       test: z.boolean().optional().meta({ description: 'True on test events sent from the admin API or the settings page.' }),
     })
     .meta({ id, description });
@@ -136,5 +140,7 @@ function orderEvent<T extends EventType>(type: T, id: string, description: strin
 
 export const OrderCreatedEvent = orderEvent('order.created', 'OrderCreatedEvent', 'An order was added.');
 export const OrderUpdatedEvent = orderEvent('order.updated', 'OrderUpdatedEvent', 'An order was updated.');
-export const WebhookEvent = z.discriminatedUnion('type', [OrderCreatedEvent, OrderUpdatedEvent]).meta({ id: 'WebhookEvent' });
+export const WebhookEvent = z
+  .discriminatedUnion('type', [OrderCreatedEvent, OrderUpdatedEvent])
+  .meta({ id: 'WebhookEvent', description: 'Any event the server sends, told apart by `type`.' });
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

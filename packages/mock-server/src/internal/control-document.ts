@@ -3,7 +3,7 @@
  * and shipped as `dist/control-openapi.json`: a partner in any language can drive the mock with a
  * client generated from it. The schemas come from zod (the contract's request bodies for sample data).
  */
-import { ErrorResponse, operations } from '@engagekit/contract';
+import { ErrorResponse, jsonSchemaOf, operations } from '@engagekit/contract';
 import * as z from 'zod';
 import { MockDataSchema } from './sample-data.ts';
 
@@ -181,13 +181,7 @@ const OPERATIONS: Operation[] = [
  * `components.schemas` and are referenced there.
  */
 function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unknown {
-  const {
-    $defs,
-    $schema: _,
-    ...rest
-  } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown> & {
-    $defs?: Record<string, unknown>;
-  };
+  const { $defs, $schema: _, ...rest } = jsonSchemaOf(schema) as Record<string, unknown> & { $defs?: Record<string, unknown> };
   const relink = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', '"#/components/schemas/'));
   for (const [name, def] of Object.entries($defs ?? {})) components[name] = relink(def);
   return relink(rest);

@@ -1,4 +1,13 @@
-import { AddOrderBody, type Campaign, CreateCampaignBody, ImportCustomersBody, type Order, SubmitTemplateBody, type Template } from '@engagekit/contract';
+import {
+  AddOrderBody,
+  type Campaign,
+  CreateCampaignBody,
+  ImportCustomersBody,
+  jsonSchemaOf,
+  type Order,
+  SubmitTemplateBody,
+  type Template,
+} from '@engagekit/contract';
 import * as z from 'zod';
 
 /** Sample data to load into the mock's company, through the API itself (so it is validated exactly as calls are). */
@@ -35,7 +44,7 @@ export const MockDataSchema = z
 
 /** The JSON Schema of sample data, as `dist/fixtures.schema.json` holds it. */
 export function mockDataJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(MockDataSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return jsonSchemaOf(MockDataSchema);
 }
 
 /**
