@@ -14,7 +14,10 @@ export interface SchedulerOptions {
   ids?: IdGenerator;
   /** How often due campaigns are looked for (SCHEDULER_INTERVAL_MS). Default 1000. */
   intervalMs?: number;
-  /** How long a claim holds before another instance may resume the run; renewed as the run goes. Default 30 s. */
+  /**
+   * How long a claim holds before another instance (or this server, restarted after a crash) may resume
+   * the run; renewed every third of it while the run goes. Default 10 s.
+   */
   leaseMs?: number;
   /** Customers read a page at a time. Default 200. */
   pageSize?: number;
@@ -39,7 +42,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const logger = options.logger ?? silentLogger;
   const ids = options.ids ?? createRandomIds();
   const intervalMs = options.intervalMs ?? 1000;
-  const leaseMs = options.leaseMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 10_000;
   const claimToken = `sch_${crypto.randomUUID()}`;
   const lease = () => new Date(clock.now().getTime() + leaseMs);
 
@@ -55,6 +58,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     logger,
     claimToken,
     leaseUntil: () => lease().toISOString(),
+    renewEveryMs: leaseMs / 3,
     pageSize: options.pageSize ?? 200,
     stopping: () => stopping,
   };
@@ -75,6 +79,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
           );
           continue;
         }
+        // One that waited behind a long run in this batch may have lost its lease to another instance meanwhile.
+        if (!(await store.extendCampaignClaim(campaign.id, claimToken, lease().toISOString()))) continue;
         await runCampaign(run, campaign).catch((err) =>
           logger.error({ err, campaign: campaign.id }, 'campaign run failed; it is retried when its lease runs out'),
         );

@@ -133,6 +133,26 @@ forEveryStore((kind, makeStore) => {
       expect((await store.messageTotals(company.uuid)).company.total).toBe(20);
     });
 
+    it('keeps its claim through a page of slow sends longer than the lease, so no other runner takes the run over', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(8);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const other = createScheduler({ store, channel: recordingChannel(), clock, ids });
+      const inner = recordingChannel();
+      const takenOver: number[] = [];
+      const slow: ChannelAdapter = {
+        name: 'slow',
+        async send(m) {
+          clock.advance(4_000); // each answer takes 4 s: the page of 8 takes 32 s, past the 10 s lease
+          takenOver.push(await other.tick());
+          return inner.send(m);
+        },
+      };
+      expect(await createScheduler({ store, channel: slow, clock, ids }).tick()).toBe(1);
+      expect(takenOver).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+      expect(inner.sent).toHaveLength(8);
+      expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
+
     it('resumes a run whose runner died, messaging nobody twice', async () => {
       const { store, clock, ids, company, campaign } = await fixture(8);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));

@@ -101,10 +101,12 @@ export interface RunContext {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
-  /** The claim the run holds; renewed after each page of customers. */
+  /** The claim the run holds; renewed as the run goes. */
   claimToken: string;
   /** When the claim should run out if renewed now. */
   leaseUntil: () => string;
+  /** How long the run goes between renewals of its claim: well within the lease, so a live run keeps it. */
+  renewEveryMs: number;
   /** Customers read a page at a time. */
   pageSize: number;
   /** True once the run should hand itself back (shutdown). */
@@ -118,7 +120,8 @@ const INTERRUPTED = 'interrupted: the run stopped before the channel answered; n
  * of the company, sent through the channel, one message recorded per customer before it is sent, so
  * whoever records it is the only one who sends it. A run that stopped midway (a crash) is resumed:
  * customers already messaged are skipped, and a message left without an answer is marked failed
- * rather than sent twice. A shutdown hands the run back, due as it was.
+ * rather than sent twice. A shutdown hands the run back, due as it was. The claim is renewed every
+ * `renewEveryMs` of the run, so the lease of a runner that died runs out soon and another resumes it.
  */
 export async function runCampaign(run: RunContext, campaign: CampaignRecord): Promise<void> {
   const { store, channel, clock, logger } = run;
@@ -131,6 +134,16 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
     done.add(m.customer_id);
     if (m.status === 'pending') await store.updateMessage(m.id, { status: 'failed', error: INTERRUPTED, provider_message_id: null }, clock.now().toISOString());
   }
+
+  let renewedAt = clock.now().getTime();
+  /** Renews the claim once `renewEveryMs` has passed since the last renewal; false when it was lost to another runner. */
+  const keepClaim = async () => {
+    if (clock.now().getTime() - renewedAt < run.renewEveryMs) return true;
+    renewedAt = clock.now().getTime();
+    if (await store.extendCampaignClaim(campaign.id, run.claimToken, run.leaseUntil())) return true;
+    logger.warn({ campaign: campaign.id, runKey }, 'campaign run lost its claim; another instance resumes it');
+    return false;
+  };
 
   let sent = 0;
   let failed = 0;
@@ -170,11 +183,10 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
       );
       if (result.status === 'failed') failed++;
       else sent++;
+      if (!(await keepClaim())) return;
     }
-    if (!(await store.extendCampaignClaim(campaign.id, run.claimToken, run.leaseUntil()))) {
-      logger.warn({ campaign: campaign.id, runKey }, 'campaign run lost its claim; another instance resumes it');
-      return;
-    }
+    // Also between pages: a page of customers messaged before a crash is skipped without a send.
+    if (!(await keepClaim())) return;
     if (items.length < run.pageSize) break;
   }
 
