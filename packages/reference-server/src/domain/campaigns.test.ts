@@ -172,6 +172,19 @@ forEveryStore((kind, makeStore) => {
       expect(run.filter((m) => m.status === 'failed')).toEqual([expect.objectContaining({ error: expect.stringContaining('interrupted') })]);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
+
+    it('judges a resumed run on all its messages: sends before the crash make it completed though every later one failed', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(6);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const dying = recordingChannel(4);
+      void createScheduler({ store, channel: dying, clock, ids, leaseMs: 30_000, pageSize: 3 }).tick();
+      await dying.hung;
+      clock.advance(31_000);
+      await createScheduler({ store, channel: createSimulatedChannel({ failureRate: 1 }), clock, ids, leaseMs: 30_000 }).tick();
+      const run = await store.listRunMessages(campaign.id, '2026-01-05T09:00:00.000Z');
+      expect(run.filter((m) => m.status !== 'failed')).toHaveLength(3);
+      expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
   });
 });
 

@@ -130,9 +130,14 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
   if (!company) throw new Error(`campaign ${campaign.id} names an unknown company`);
 
   const done = new Set<string>();
+  // The run's outcome counts the messages of a run that stopped midway too.
+  let sent = 0;
+  let failed = 0;
   for (const m of await store.listRunMessages(campaign.id, runKey)) {
     done.add(m.customer_id);
     if (m.status === 'pending') await store.updateMessage(m.id, { status: 'failed', error: INTERRUPTED, provider_message_id: null }, clock.now().toISOString());
+    if (m.status === 'pending' || m.status === 'failed') failed++;
+    else sent++;
   }
 
   let renewedAt = clock.now().getTime();
@@ -145,8 +150,6 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
     return false;
   };
 
-  let sent = 0;
-  let failed = 0;
   for (let page = 1; ; page++) {
     const { items } = await store.listCustomers(company.uuid, { page, limit: run.pageSize });
     for (const customer of items) {
