@@ -110,6 +110,21 @@ describe('the built package', () => {
     expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ data: { seen: '/agency/reportingCampaign' }, requestId: 'req_late' });
   });
 
+
+  it('creates no signal, sets no timer and fetches nothing while its entries load (workerd refuses those in global scope)', () => {
+    const script = `
+      const used = [];
+      for (const name of ['AbortController', 'setTimeout', 'setInterval', 'fetch']) {
+        const real = globalThis[name];
+        globalThis[name] = new Proxy(real, { apply: (t, self, args) => (used.push(name), Reflect.apply(t, self, args)),
+          construct: (t, args) => (used.push(name), Reflect.construct(t, args)) });
+      }
+      await import('@engagekit/sdk');
+      await import('@engagekit/sdk/webhooks');
+      await import('@engagekit/sdk/validate');
+      console.log(JSON.stringify(used));`;
+    expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual([]);
+  });
   describe.skipIf(!NODE20)(`on Node 20${NODE20 ? '' : ` (skipped: no Node 20 at ${NODE20_CANDIDATE}; set NODE20_PATH)`}`, () => {
     it('loads both formats, calls through a fetch and verifies a webhook', () => {
       const script = `

@@ -27,7 +27,7 @@ export interface SendOptions {
 
 /** Time and chance, passed in so tests need neither real waiting nor luck. */
 export interface TransportDeps {
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   random(): number;
   now(): number;
 }
@@ -37,31 +37,28 @@ const NULL_BODY_STATUSES = [101, 103, 204, 205, 304];
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** `setTimeout` that an AbortSignal cuts short (rejecting with the signal's reason). */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/** `setTimeout` that an AbortSignal, when given, cuts short (rejecting with the signal's reason). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal?.reason);
     };
     const timer = setTimeout(
       () => {
-        signal.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
         resolve();
       },
       Math.min(ms, MAX_TIMER_MS),
     );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 
 const defaultDeps: TransportDeps = { sleep: abortableSleep, random: Math.random, now: Date.now };
 
 const noop = () => {};
-
-/** A signal that never aborts. */
-const NEVER = new AbortController().signal;
 
 /** One signal that aborts when any of `signals` does (one signal is used as it is). */
 function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
@@ -180,7 +177,7 @@ export async function retrying<T extends { response: Response }>(
     if (result && !(isRetryableStatus(result.response.status) && retry < options.maxRetries)) return result;
     if (failure && retry >= options.maxRetries) throw failure;
     try {
-      await deps.sleep(retryDelay(retry, result?.response.headers, deps.random, deps.now()), user ?? NEVER);
+      await deps.sleep(retryDelay(retry, result?.response.headers, deps.random, deps.now()), user);
     } catch {
       throw abortError();
     }
