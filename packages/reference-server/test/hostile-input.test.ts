@@ -1,11 +1,16 @@
-/** Hostile input gets a 400 naming the field, never a 5xx: free-form values past their limits, a query parameter given twice. */
+/**
+ * Hostile input gets a 400 naming the field, never a 5xx: free-form values past their limits, a body
+ * nested too deep, a query parameter given twice, a string that is not well-formed Unicode.
+ */
 import { FREE_FORM_LIMITS } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
+import { openSqlStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
-async function asCompany() {
-  const { fetch } = await inProcessApp();
+async function asCompany(store?: Store) {
+  const { fetch } = await inProcessApp(store ? { store } : {});
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
   const company = (await (await fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Acme' }) })).json()).data;
   const token = (await (await fetch(`/api/v2/companies/${company.uuid}/tokens`, { method: 'POST', headers: admin, body: '{}' })).json()).data.token;
@@ -45,11 +50,94 @@ describe('free-form order attributes', () => {
   });
 });
 
+describe('bodies nested deeper than any operation takes', () => {
+  it('answer 400 with an Idempotency-Key too, where the key’s request is kept as text', async () => {
+    const { fetch, company } = await asCompany();
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', 'idempotency-key': 'deep-1' };
+    const res = await fetch(`/api/v2/companies/${company.uuid}/tokens`, { method: 'POST', headers: admin, body: nestedJson(5000) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues).toEqual([{ path: expect.stringMatching(/^a\.a\.a/), message: expect.stringMatching(/nests too deep/) }]);
+  });
+});
+
 describe('query parameters', () => {
   it('answer 400 naming a parameter given twice', async () => {
     const { fetch, company, headers } = await asCompany();
     const res = await fetch(`/agency/getCampaignData?uuid=${company.uuid}&page=1&page=2`, { headers });
     expect(res.status).toBe(400);
     expect((await res.json()).issues).toEqual([{ path: 'page', message: 'is given more than once; give it once' }]);
+  });
+});
+
+describe('strings that are not well-formed Unicode', () => {
+  it('answer 400 naming the field to a lone surrogate in an order, on PGlite as in memory, and nothing is stored', async () => {
+    const store = await openSqlStore({ memory: true });
+    try {
+      for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
+        const order = JSON.stringify(sampleOrder(company.company_id, 'LONE'));
+        for (const [extra, path] of [
+          ['"company_order_other_attributes_1":{"note":"a\\ud800b"}', 'company_order_other_attributes_1.note'],
+          ['"specialInstructions":"\\udc00"', 'specialInstructions'],
+        ]) {
+          const res = await fetch('/api/order/addOrder', { method: 'POST', headers, body: order.replace(/}$/, `,${extra}}`) });
+          expect(res.status).toBe(400);
+          expect((await res.json()).issues).toEqual([{ path, message: expect.stringMatching(/well-formed Unicode/) }]);
+        }
+        expect((await (await fetch(`/agency/getCustomers?uuid=${company.uuid}`, { headers })).json()).data).toEqual([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('campaign schedules at the ends of time', () => {
+  const campaign = (name: string, schedule_type: string, schedule: string) =>
+    JSON.stringify({ name, schedule_type, schedule, days: { monday: ['09:00'] }, template_payload: { template_name: 't' } });
+
+  it('answer 400 naming schedule when it or the first run falls outside years 0001 to 9999 in UTC, on PGlite as in memory', async () => {
+    const store = await openSqlStore({ memory: true });
+    try {
+      for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
+        const create = (body: string) => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body });
+        for (const [type, schedule] of [
+          ['once', '9999-12-31T23:00:00-12:00'],
+          ['once', '0000-01-01T00:00:00+01:00'],
+          ['once', '0000-01-01T00:00:00Z'],
+          ['recurring', '9999-12-31T23:59:59.971Z'],
+        ] as const) {
+          const res = await create(campaign(`${type} ${schedule}`, type, schedule));
+          expect(res.status, `${type} ${schedule}`).toBe(400);
+          expect((await res.json()).issues).toEqual([{ path: 'schedule', message: expect.stringMatching(/9999/) }]);
+        }
+        const first = await create(campaign('first', 'recurring', '0001-01-01T00:00:00Z'));
+        expect(first.status).toBe(201);
+        expect((await first.json()).data).toMatchObject({ startDate: '0001-01-01', next_run_at: '0001-01-01T09:00:00.000Z' });
+        expect((await create(campaign('last', 'once', '9999-12-31T23:59:59Z'))).status).toBe(201);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('order dates', () => {
+  it('answer 400 naming the field to a date in the year 0000, which PostgreSQL has not, on PGlite as in memory', async () => {
+    const store = await openSqlStore({ memory: true });
+    try {
+      for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
+        const early = sampleOrder(company.company_id, 'EARLY', { companyOrderDate: '0000-12-31', companyOrderDueDate: '0001-01-01' });
+        const res = await fetch('/api/order/addOrder', { method: 'POST', headers, body: JSON.stringify(early) });
+        expect(res.status).toBe(400);
+        expect((await res.json()).issues).toEqual([{ path: 'companyOrderDate', message: 'must be 0001-01-01 or later' }]);
+        const first = sampleOrder(company.company_id, 'FIRST', { companyOrderDate: '0001-01-01', companyOrderDueDate: '9999-12-31' });
+        expect((await fetch('/api/order/addOrder', { method: 'POST', headers, body: JSON.stringify(first) })).status).toBe(201);
+        const update = { company_id: company.company_id, companyOrderDueDate: '0000-01-01' };
+        const updated = await fetch('/api/order/updateOrder/FIRST', { method: 'PUT', headers, body: JSON.stringify(update) });
+        expect((await updated.json()).issues).toEqual([{ path: 'companyOrderDueDate', message: 'must be 0001-01-01 or later' }]);
+      }
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -28,6 +28,21 @@ export function firstRun(campaign: NewCampaign, timeZone: string): Date | null {
   return campaign.schedule_type === 'once' ? schedule : nextRecurringRun(campaign.days ?? {}, timeZone, schedule);
 }
 
+/** The instants every store and the API's RFC 3339 timestamps can hold: years 0001 to 9999, in UTC. */
+export const SCHEDULE_RANGE = { from: new Date('0001-01-01T00:00:00.000Z'), to: new Date('9999-12-31T23:59:59.999Z') } as const;
+
+/**
+ * Why a new campaign cannot be kept: its schedule, or its first run, falls outside SCHEDULE_RANGE
+ * (`9999-12-31T23:00:00-12:00` is in the year 10000 in UTC); null when it can.
+ */
+export function scheduleProblem(campaign: NewCampaign, timeZone: string): string | null {
+  const outside = (at: Date) => at < SCHEDULE_RANGE.from || at > SCHEDULE_RANGE.to;
+  if (outside(new Date(campaign.schedule))) return 'must fall between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z (in UTC)';
+  const next = firstRun(campaign, timeZone);
+  if (next && outside(next)) return 'leaves no run before the end of 9999-12-31 (UTC): the first listed day and time falls after it';
+  return null;
+}
+
 /** Creates a campaign, `scheduled` for its first run. Throws StoreConflictError('name') when the company has one of that name. */
 export function createCampaign(store: Store, write: WriteContext, company: CompanyRecord, campaign: NewCampaign): Promise<CampaignRecord> {
   const next = firstRun(campaign, company.timezone);

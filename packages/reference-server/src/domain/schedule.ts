@@ -18,14 +18,19 @@ function partsIn(instant: Date, timeZone: string) {
   return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour), min: Number(p.minute), s: Number(p.second) };
 }
 
+/** Date.UTC with a 1-based month, except that a year from 0 to 99 is that year (Date.UTC reads it as 1900 to 1999). */
+function utc(y: number, m: number, d: number, h = 0, min = 0, s = 0): number {
+  return new Date(Date.UTC(2000, 0, 1, h, min, s)).setUTCFullYear(y, m - 1, d);
+}
+
 /** The instant at which the wall clock in `timeZone` shows the given date and time. */
 export function zonedTimeToInstant(y: number, m: number, d: number, h: number, min: number, timeZone: string): Date {
-  const guess = Date.UTC(y, m - 1, d, h, min);
+  const guess = utc(y, m, d, h, min);
   // Two passes settle the offset, also across a DST change.
   let t = guess;
   for (let i = 0; i < 2; i++) {
     const p = partsIn(new Date(t), timeZone);
-    const shown = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s);
+    const shown = utc(p.y, p.m, p.d, p.h, p.min, p.s);
     t += guess - shown;
   }
   return new Date(t);
@@ -39,7 +44,7 @@ export function nextRecurringRun(days: Days, timeZone: string, from: Date): Date
   const start = partsIn(from, timeZone);
   let best: Date | null = null;
   for (let offset = 0; offset <= 7; offset++) {
-    const day = new Date(Date.UTC(start.y, start.m - 1, start.d + offset));
+    const day = new Date(utc(start.y, start.m, start.d + offset));
     const times = days[WEEKDAYS[day.getUTCDay()] as Weekday] ?? [];
     for (const t of times) {
       const [h, min] = t.split(':').map(Number) as [number, number];

@@ -1,4 +1,5 @@
-import { HttpError } from './errors.ts';
+import type { Issue } from '@engagekit/contract';
+import { HttpError, validationError } from './errors.ts';
 
 /** Request bodies are limited to 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,7 +13,8 @@ function isJsonType(contentType: string | null): boolean {
 /**
  * Reads a JSON request body: 415 when it is not JSON, 413 past `limit` bytes (checked on the
  * declared length and again while reading, so a lying client cannot get past it), 400 when it
- * does not parse. An empty body reads as `{}`, so a body whose fields are all optional may be left out.
+ * does not parse, nests too deep or holds a lone surrogate (bodyProblem). An empty body reads as `{}`,
+ * so a body whose fields are all optional may be left out.
  */
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = req.headers.get('content-length');
@@ -39,11 +41,51 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
   }
   const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(chunks, size));
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new HttpError(400, 'Malformed JSON body', { issues: [{ path: '', message: e instanceof Error ? e.message : 'does not parse as JSON' }] });
   }
+  const problem = bodyProblem(value);
+  if (problem) throw validationError([problem]);
+  return value;
+}
+
+/**
+ * How deep a request body may nest: past any body the contract describes (free-form order attributes
+ * nest at most 32 levels), and shallow enough that code which recurses through a body (JSON.stringify
+ * of an Idempotency-Key's request, a journal's copy) cannot overflow the call stack.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** In `u` mode a surrogate pair reads as one code point, so this matches only a surrogate left alone. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * The first place where a parsed JSON body nests deeper than MAX_BODY_DEPTH, or holds a string or key
+ * with a lone surrogate (PostgreSQL refuses one in JSON and cannot keep one in text, so no store gets
+ * one); undefined when there is none. It walks with a stack of its own, not recursion.
+ *
+ * @example bodyProblem({ a: ['ok', 'x\uD800'] }) // { path: 'a.1', message: 'must be well-formed Unicode: ...' }
+ */
+export function bodyProblem(value: unknown): Issue | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop() as (typeof stack)[number];
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return { path: path.join('.'), message: 'must be well-formed Unicode: it holds a lone surrogate (\\ud800 to \\udfff)' };
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    if (path.length >= MAX_BODY_DEPTH) return { path: path.join('.'), message: `nests too deep: a request body may nest at most ${MAX_BODY_DEPTH} levels` };
+    const children: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
+    for (const [key, child] of children) {
+      if (LONE_SURROGATE.test(key)) return { path: [...path, key].join('.'), message: 'must be a well-formed Unicode key: it holds a lone surrogate' };
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return undefined;
 }
 
 function tooLarge(limit: number) {

@@ -1,7 +1,7 @@
-import { createCampaign, releaseAbandonedRuns } from '../domain/campaigns.ts';
+import { createCampaign, releaseAbandonedRuns, scheduleProblem } from '../domain/campaigns.ts';
 import { syncCustomers } from '../domain/customers.ts';
 import { buildReport } from '../domain/reports.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, presentCampaign, presentCustomer } from '../http/present.ts';
 import { StoreConflictError } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
@@ -39,6 +39,8 @@ export const agencyHandlers: HandlersFor<
   },
 
   async createCampaign({ company, body, ctx }) {
+    const problem = scheduleProblem(body, company.timezone);
+    if (problem) throw validationError([{ path: 'schedule', message: problem }]);
     try {
       const campaign = await createCampaign(ctx.store, ctx.write, company, body);
       return { status: 201, body: { success: true, message: 'Campaign created successfully.', data: presentCampaign(campaign) } };

@@ -204,6 +204,12 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().listCampaigns(company(9).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
       });
 
+      it('gives an empty page, with the total, for the last page a request may ask for', async () => {
+        const { uuid } = await seedCompany(store());
+        await store().createCampaign(campaign(uuid, 'c1', writer().ctx.now));
+        expect(await store().listCampaigns(uuid, { page: 1_000_000_000, limit: 100 })).toEqual({ items: [], total: 1 });
+      });
+
       it('updates only the given fields and counts campaigns by status', async () => {
         const { uuid } = await seedCompany(store());
         const w = writer();

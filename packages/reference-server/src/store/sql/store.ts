@@ -31,6 +31,9 @@ function mapUniqueViolation(error: unknown, constraint: string, conflict: () => 
   return pg?.code === '23505' && pg.constraint === constraint ? conflict() : error;
 }
 
+/** The largest value of a PostgreSQL `integer` column. */
+const MAX_INT32 = 2_147_483_647;
+
 const companyColumns = {
   uuid: companies.uuid,
   company_id: companies.company_id,
@@ -231,11 +234,13 @@ function sqlMethods(
     async listCampaigns(companyUuid, page) {
       // Campaigns are never deleted and seqs are dense, so a page is a seq range read from the unique index,
       // and the total is the company's last seq (counting the rows would read all of them on every page).
-      const from = pageOffset(page);
+      // seq is a 32-bit integer: bounds past its largest value are held to it (such a page is empty), or
+      // PostgreSQL refuses the parameter.
+      const from = Math.min(pageOffset(page), MAX_INT32);
       const items = await db
         .select(campaignColumns)
         .from(campaigns)
-        .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, from + page.limit)))
+        .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, Math.min(from + page.limit, MAX_INT32))))
         .orderBy(campaigns.seq);
       const [counter] = await db.select({ seq: companies.campaign_seq }).from(companies).where(eq(companies.uuid, companyUuid));
       return { items, total: counter?.seq ?? 0 };
