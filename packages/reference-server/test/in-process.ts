@@ -2,20 +2,25 @@ import { createApp } from '../src/app.ts';
 import { createManualClock } from '../src/clock.ts';
 import type { AppConfig, Logger } from '../src/context.ts';
 import { hashToken } from '../src/http/auth.ts';
-import { createSeededIds } from '../src/ids.ts';
+import { createSeededIds, type IdGenerator } from '../src/ids.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
 import type { Store } from '../src/store/types.ts';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
-/** The app in-process on a store (memory by default), with a manual clock and responses checked against the contract. */
-export async function inProcessApp(opts: { store?: Store; config?: Partial<AppConfig>; clock?: ReturnType<typeof createManualClock>; logger?: Logger } = {}) {
+/**
+ * The app in-process on a store (memory by default), with a manual clock, ids seeded with 42 and
+ * responses checked against the contract. A second app on the same store needs ids of its own.
+ */
+export async function inProcessApp(
+  opts: { store?: Store; config?: Partial<AppConfig>; clock?: ReturnType<typeof createManualClock>; logger?: Logger; ids?: IdGenerator } = {},
+) {
   const store = opts.store ?? createMemoryStore();
   const clock = opts.clock ?? createManualClock(new Date('2026-01-05T08:00:00.000Z'));
   const app = createApp({
     store,
     clock,
-    ids: createSeededIds(42),
+    ids: opts.ids ?? createSeededIds(42),
     ...(opts.logger ? { logger: opts.logger } : {}),
     config: {
       jwtSecret: 'test-jwt-secret-0123456789abcdef0123456789',
