@@ -37,6 +37,7 @@ describe('the API reference in Chromium', () => {
   });
 
   it('offers no buttons for hosted services (Ask AI, Generate MCP, Deploy)', async () => {
+    // biome-ignore lint/performance/useDomNodeTextContent: what is shown, not text in hidden nodes
     const text = await page.locator('body').innerText();
     for (const label of ['Ask AI', 'Generate MCP', 'Deploy']) expect(text, label).not.toContain(label);
   });
