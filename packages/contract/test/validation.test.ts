@@ -77,6 +77,10 @@ describe('CreateCampaignBody', () => {
     expect(issuePaths(CreateCampaignBody, campaign)).toEqual([]);
   });
 
+  it('refuses a body that is no object with an issue, without throwing', () => {
+    for (const body of [null, 'x', 1, []]) expect(issuePaths(CreateCampaignBody, body)).toEqual(['']);
+  });
+
   it('refuses an unknown schedule type', () => {
     expect(issuePaths(CreateCampaignBody, { ...campaign, schedule_type: 'weekly' })).toEqual(['schedule_type']);
   });

@@ -108,8 +108,8 @@ export const CreateCampaignBody = z
   .refine((c) => c.schedule_type !== 'recurring' || Object.values(c.days ?? {}).some((t) => t && t.length > 0), {
     path: ['days'],
     message: 'is required for a recurring campaign: give at least one weekday and time',
-    // When days itself is malformed it has already said why.
-    when: (payload) => !payload.issues.some((i) => i.path?.[0] === 'days'),
+    // Not on a body that is no object (it has been refused already), nor when days itself is malformed: it has said why.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null && !payload.issues.some((i) => i.path?.[0] === 'days'),
   })
   .meta({ id: 'NewCampaign' });
 export type CreateCampaignBody = z.input<typeof CreateCampaignBody>;
