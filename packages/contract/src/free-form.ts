@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { findInJson } from './json-walk.ts';
 
 /**
  * Limits on free-form JSON (order attributes): how deep it nests, how many keys and items it holds in
@@ -13,30 +14,22 @@ export interface FreeFormProblem {
 }
 
 /**
- * The first way `value` breaks FREE_FORM_LIMITS, walking it without recursion (so no nesting, however
- * deep, overflows the stack); undefined when it keeps them.
+ * The first way `value` breaks FREE_FORM_LIMITS, in document order; undefined when it keeps them.
+ * No nesting, however deep, overflows the stack (findInJson walks without recursion).
  */
 export function freeFormProblem(value: unknown): FreeFormProblem | undefined {
   const { depth, entries, stringLength } = FREE_FORM_LIMITS;
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   let seen = 0;
-  while (stack.length > 0) {
-    const { value: v, path } = stack.pop() as (typeof stack)[number];
-    if (typeof v === 'string') {
-      if (v.length > stringLength) return { path, message: `must be at most ${stringLength} characters` };
-      continue;
-    }
-    if (typeof v !== 'object' || v === null) continue;
+  return findInJson(value, (v, path): FreeFormProblem | undefined => {
+    if (typeof v === 'string') return v.length > stringLength ? { path, message: `must be at most ${stringLength} characters` } : undefined;
+    if (typeof v !== 'object' || v === null) return undefined;
     if (path.length >= depth) return { path, message: `nests too deep: free-form values may nest at most ${depth} levels` };
-    const children: [string | number, unknown][] = Array.isArray(v) ? v.map((item, i) => [i, item]) : Object.entries(v);
-    seen += children.length;
+    const keys = Array.isArray(v) ? [] : Object.keys(v);
+    seen += Array.isArray(v) ? v.length : keys.length;
     if (seen > entries) return { path, message: `holds too much: free-form values may hold at most ${entries} keys and items in all` };
-    for (const [key, child] of children) {
-      if (typeof key === 'string' && key.length > stringLength) return { path, message: `has a key longer than ${stringLength} characters` };
-      stack.push({ value: child, path: [...path, key] });
-    }
-  }
-  return undefined;
+    if (keys.some((key) => key.length > stringLength)) return { path, message: `has a key longer than ${stringLength} characters` };
+    return undefined;
+  });
 }
 
 /** A free-form JSON object, within FREE_FORM_LIMITS. */

@@ -1,6 +1,7 @@
 export * from './envelope.ts';
 export * from './free-form.ts';
 export * from './json-schema.ts';
+export * from './json-walk.ts';
 export * from './match.ts';
 export * from './operation.ts';
 export * from './operations.ts';

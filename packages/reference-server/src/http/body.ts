@@ -1,4 +1,4 @@
-import type { Issue } from '@engagekit/contract';
+import { findInJson, type Issue } from '@engagekit/contract';
 import { HttpError, validationError } from './errors.ts';
 
 /** Request bodies are limited to 1 MB. */
@@ -65,27 +65,22 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /**
  * The first place where a parsed JSON body nests deeper than MAX_BODY_DEPTH, or holds a string or key
  * with a lone surrogate (PostgreSQL refuses one in JSON and cannot keep one in text, so no store gets
- * one); undefined when there is none. It walks with a stack of its own, not recursion.
+ * one), in document order; undefined when there is none. It walks without recursion (findInJson).
  *
  * @example bodyProblem({ a: ['ok', 'x\uD800'] }) // { path: 'a.1', message: 'must be well-formed Unicode: ...' }
  */
 export function bodyProblem(value: unknown): Issue | undefined {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: v, path } = stack.pop() as (typeof stack)[number];
+  return findInJson(value, (v, path): Issue | undefined => {
     if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) return { path: path.join('.'), message: 'must be well-formed Unicode: it holds a lone surrogate (\\ud800 to \\udfff)' };
-      continue;
+      return LONE_SURROGATE.test(v)
+        ? { path: path.join('.'), message: 'must be well-formed Unicode: it holds a lone surrogate (\\ud800 to \\udfff)' }
+        : undefined;
     }
-    if (!v || typeof v !== 'object') continue;
+    if (!v || typeof v !== 'object') return undefined;
     if (path.length >= MAX_BODY_DEPTH) return { path: path.join('.'), message: `nests too deep: a request body may nest at most ${MAX_BODY_DEPTH} levels` };
-    const children: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
-    for (const [key, child] of children) {
-      if (LONE_SURROGATE.test(key)) return { path: [...path, key].join('.'), message: 'must be a well-formed Unicode key: it holds a lone surrogate' };
-      stack.push({ value: child, path: [...path, key] });
-    }
-  }
-  return undefined;
+    const key = Array.isArray(v) ? undefined : Object.keys(v).find((k) => LONE_SURROGATE.test(k));
+    return key === undefined ? undefined : { path: [...path, key].join('.'), message: 'must be a well-formed Unicode key: it holds a lone surrogate' };
+  });
 }
 
 function tooLarge(limit: number) {

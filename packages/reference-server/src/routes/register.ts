@@ -1,4 +1,14 @@
-import { type HttpMethod, type Issue, type OperationSpec, operations, type Scope, splitAgencyPrefix, statusesOf, toColonPath } from '@engagekit/contract';
+import {
+  findInJson,
+  type HttpMethod,
+  type Issue,
+  type OperationSpec,
+  operations,
+  type Scope,
+  splitAgencyPrefix,
+  statusesOf,
+  toColonPath,
+} from '@engagekit/contract';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { RequestContext } from '../context.ts';
@@ -235,26 +245,16 @@ function parsed(schema: OperationSpec['body'], raw: unknown, issues: Issue[]): u
 
 /**
  * Paths of every string (or key) holding a NUL character inside a parsed JSON value, in document
- * order. It walks with a stack of its own, not recursion: a body nested thousands deep must get its
- * 400 from validation, not overflow the call stack here.
+ * order. It walks without recursion (findInJson): a body nested thousands deep must get its 400 from
+ * validation, not overflow the call stack here.
  */
 export function nulPaths(value: unknown): string[] {
   const found: string[] = [];
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: v, path } = stack.pop() as (typeof stack)[number];
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) found.push(path.join('.'));
-      continue;
-    }
-    if (!v || typeof v !== 'object') continue;
-    const children: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [String(i), item]) : Object.entries(v);
-    for (const [key] of children) if (key.includes('\u0000')) found.push([...path, key].join('.'));
-    for (let i = children.length - 1; i >= 0; i--) {
-      const [key, child] = children[i] as [string, unknown];
-      if (!key.includes('\u0000')) stack.push({ value: child, path: [...path, key] });
-    }
-  }
+  findInJson(value, (v, path) => {
+    if (typeof v === 'string' && v.includes('\u0000')) found.push(path.join('.'));
+    if (v && typeof v === 'object' && !Array.isArray(v)) for (const key of Object.keys(v)) if (key.includes('\u0000')) found.push([...path, key].join('.'));
+    return undefined;
+  });
   return found;
 }
 
