@@ -8,7 +8,7 @@ export const PhoneNumber = z
 
 const isoDateRe = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-/** Calendar date `YYYY-MM-DD`, checked to exist (no 2024-02-30). */
+/** Calendar date `YYYY-MM-DD` from 0001-01-01 on (PostgreSQL has no year 0000), checked to exist (no 2024-02-30). */
 export const IsoDate = z
   .string()
   .regex(isoDateRe, 'must be a date in YYYY-MM-DD form')
@@ -17,7 +17,8 @@ export const IsoDate = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, 'must be a real calendar date')
-  .meta({ description: 'Calendar date, YYYY-MM-DD.', format: 'date', example: '2024-11-15' });
+  .refine((s) => !isoDateRe.test(s) || s >= '0001-01-01', 'must be 0001-01-01 or later')
+  .meta({ description: 'Calendar date, YYYY-MM-DD, from 0001-01-01.', format: 'date', example: '2024-11-15' });
 
 const dateTimeRe = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,20 +1,12 @@
 import { updateOrder, upsertOrder } from '../domain/orders.ts';
-import { HttpError, validationError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
 import { presentOrder } from '../http/present.ts';
 import type { OrderFields } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
-/**
- * The body's order fields, without the keys (company_id, company_order_id). 400 for a date before
- * 0001-01-01: PostgreSQL has no year 0000 (it writes 1 BC another way), so no store takes one.
- */
+/** The body's order fields, without the keys (company_id, company_order_id). */
 function fieldsOf(body: Record<string, unknown>): OrderFields {
   const { company_id: _, company_order_id: __, ...fields } = body;
-  const early = (['companyOrderDate', 'companyOrderDueDate'] as const).filter((path) => {
-    const date = fields[path];
-    return typeof date === 'string' && date < '0001-01-01';
-  });
-  if (early.length > 0) throw validationError(early.map((path) => ({ path, message: 'must be 0001-01-01 or later' })));
   return fields as OrderFields;
 }
 

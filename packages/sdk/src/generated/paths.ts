@@ -652,13 +652,13 @@ export interface components {
             billingPostalCode?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
+             * @description Calendar date, YYYY-MM-DD, from 0001-01-01.
              * @example 2024-11-15
              */
             companyOrderDate?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
+             * @description Calendar date, YYYY-MM-DD, from 0001-01-01.
              * @example 2024-11-20
              */
             companyOrderDueDate?: string;
@@ -804,13 +804,13 @@ export interface components {
             billingPostalCode?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
+             * @description Calendar date, YYYY-MM-DD, from 0001-01-01.
              * @example 2024-11-15
              */
             companyOrderDate?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
+             * @description Calendar date, YYYY-MM-DD, from 0001-01-01.
              * @example 2024-11-20
              */
             companyOrderDueDate?: string;
