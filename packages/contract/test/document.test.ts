@@ -86,7 +86,7 @@ describe('the generated document', () => {
     const walk = (node: unknown, path: string, top: boolean) => {
       if (!node || typeof node !== 'object') return;
       if (Array.isArray(node)) {
-        node.forEach((v, i) => walk(v, `${path}/${i}`, false));
+        for (const [i, v] of node.entries()) walk(v, `${path}/${i}`, false);
         return;
       }
       const n = node as Record<string, unknown>;

@@ -110,7 +110,6 @@ describe('the built package', () => {
     expect(JSON.parse(node(['--input-type=module', '-e', script]))).toEqual({ data: { seen: '/agency/reportingCampaign' }, requestId: 'req_late' });
   });
 
-
   it('creates no signal, sets no timer and fetches nothing while its entries load (workerd refuses those in global scope)', () => {
     const script = `
       const used = [];

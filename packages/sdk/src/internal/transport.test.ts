@@ -11,7 +11,7 @@ function recordingDeps() {
   const deps: TransportDeps = {
     sleep: async (ms, signal) => {
       sleeps.push(ms);
-      if (signal.aborted) throw signal.reason;
+      if (signal?.aborted) throw signal.reason;
     },
     random: () => 0,
     now: () => NOW,
@@ -166,7 +166,7 @@ describe('send', () => {
     const deps: TransportDeps = {
       sleep: (_ms, signal) => {
         controller.abort();
-        return signal.aborted ? Promise.reject(signal.reason) : new Promise(() => {});
+        return signal?.aborted ? Promise.reject(signal.reason) : new Promise(() => {});
       },
       random: () => 0,
       now: () => NOW,
