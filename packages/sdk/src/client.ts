@@ -1,9 +1,9 @@
 /** `createClient`: the typed engagekit client, its options and its resources. */
-import createFetchClient, { type Client } from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
 import type { APIPromise } from './api-promise.ts';
-import { EngageError } from './errors.ts';
 import type { paths } from './generated/paths.ts';
-import { checkLimits, createRequester, type RequestOptions, type ResponseValidator } from './internal/request.ts';
+import type { RequestOptions, ResponseValidator } from './internal/request.ts';
+import { check, createTransport, isAbsoluteUrl } from './internal/setup.ts';
 import type { FetchLike } from './internal/transport.ts';
 import type { ListOptions, Page, PagePromise } from './pagination.ts';
 import { createResources } from './resources.ts';
@@ -23,6 +23,8 @@ import type {
   Template,
   UpdateOrderBody,
 } from './types.ts';
+import type { WebhookEndpoints } from './webhook-endpoints.ts';
+import type { VerifyWebhookOptions, WebhookBody, WebhookEvent, WebhookHeaders } from './webhooks.ts';
 
 export type { FetchLike, RequestOptions, ResponseValidator };
 
@@ -52,6 +54,11 @@ export interface ClientOptions {
    * `validateResponse` from `@engagekit/sdk/validate` checks answers against the contract's zod schemas.
    */
   validateResponse?: ResponseValidator;
+  /**
+   * The endpoint secret (`whsec_...`) `webhooks.unwrap` verifies with when it is given none; several
+   * while rotating.
+   */
+  webhookSecret?: string | readonly string[];
 }
 
 /** A page of campaigns: the shared page fields plus the answer's `pagination`. */
@@ -102,6 +109,23 @@ export interface EngageClient {
     update(companyOrderId: string, body: UpdateOrderBody, options?: RequestOptions): APIPromise<Order>;
   };
   /**
+   * The company's webhook endpoints, with its company token: `create`, `list`, `get`, `update`, `delete`,
+   * `rotateSecret`, `sendTest`, and each endpoint's `deliveries` and their `redeliver`.
+   */
+  webhookEndpoints: WebhookEndpoints;
+  webhooks: {
+    /**
+     * Verifies a webhook engagekit sent (as `verifyWebhook` of `@engagekit/sdk/webhooks` does) and resolves
+     * to the typed event; rejects with `WebhookVerificationError` when it does not verify. `secret` defaults
+     * to the client's `webhookSecret`; with neither it rejects with `EngageError`.
+     *
+     * @example
+     * const event = await client.webhooks.unwrap(await request.text(), request.headers);
+     * if (event.type === 'order.created') console.log(event.data.order.company_order_id);
+     */
+    unwrap(rawBody: WebhookBody, headers: WebhookHeaders, secret?: string | readonly string[], options?: VerifyWebhookOptions): Promise<WebhookEvent>;
+  };
+  /**
    * The low-level openapi-fetch clients (same auth, retries and timeout), for anything the resources do not
    * cover. They return `{ data, error, response }` instead of throwing on error statuses.
    */
@@ -113,18 +137,6 @@ export interface EngageClient {
   };
 }
 
-function check(ok: boolean, message: string): void {
-  if (!ok) throw new EngageError(`createClient: ${message}`);
-}
-
-function isAbsoluteUrl(url: unknown): boolean {
-  try {
-    return typeof url === 'string' && /^https?:$/.test(new URL(url).protocol);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Creates a client for one company.
  *
@@ -134,29 +146,17 @@ function isAbsoluteUrl(url: unknown): boolean {
  * const campaign = await client.campaigns.create({ name: 'Spring', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 'welcome' } });
  */
 export function createClient(options: ClientOptions): EngageClient {
-  check(typeof options === 'object' && options !== null, 'pass an options object: createClient({ baseUrl, token, uuid })');
-  check(isAbsoluteUrl(options.baseUrl), `baseUrl must be an absolute http(s) URL such as https://api.example.com (got ${JSON.stringify(options.baseUrl)})`);
+  const where = 'createClient';
+  check(where, typeof options === 'object' && options !== null, 'pass an options object: createClient({ baseUrl, token, uuid })');
   check(
+    where,
     options.orderBaseUrl === undefined || isAbsoluteUrl(options.orderBaseUrl),
     `orderBaseUrl must be an absolute http(s) URL (got ${JSON.stringify(options.orderBaseUrl)})`,
   );
-  check(typeof options.token === 'string' && options.token.length > 0, 'token is required: the company token issued by the admin API');
-  check(typeof options.uuid === 'string' && options.uuid.length > 0, 'uuid is required: the company UUID');
-  check(options.fetch === undefined || typeof options.fetch === 'function', 'fetch must be a function called as fetch(url, init)');
-  checkLimits('createClient', options);
-
-  const headers = { ...options.headers, authorization: `Bearer ${options.token}` };
+  check(where, typeof options.token === 'string' && options.token.length > 0, 'token is required: the company token issued by the admin API');
+  check(where, typeof options.uuid === 'string' && options.uuid.length > 0, 'uuid is required: the company UUID');
   const orderBaseUrl = options.orderBaseUrl ?? options.baseUrl;
-  const requester = createRequester({
-    baseUrl: options.baseUrl,
-    orderBaseUrl,
-    headers,
-    fetch: options.fetch,
-    maxRetries: options.maxRetries ?? 2,
-    timeout: options.timeout ?? 60_000,
-    validateResponse: options.validateResponse,
-  });
-  const make = (baseUrl: string) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch: requester.fetchFor(undefined) });
-  const api = { agency: make(options.baseUrl), orders: make(orderBaseUrl) };
-  return { ...createResources({ uuid: options.uuid, requester }), api };
+  const { requester, lowLevel } = createTransport(where, options, options.token, orderBaseUrl);
+  const api = { agency: lowLevel(options.baseUrl), orders: lowLevel(orderBaseUrl) };
+  return { ...createResources({ uuid: options.uuid, requester, webhookSecret: options.webhookSecret }), api };
 }

@@ -2,6 +2,7 @@
  * @engagekit/sdk: the typed client for the engagekit API. Webhook verification lives in
  * `@engagekit/sdk/webhooks`, response validation against the contract in `@engagekit/sdk/validate`.
  */
+export { type AdminClientOptions, type CompanyPage, createAdminClient, type EngageAdminClient } from './admin-client.ts';
 export { APIPromise, type WithResponse } from './api-promise.ts';
 export {
   type CampaignPage,
@@ -29,6 +30,8 @@ export {
   PermissionDeniedError,
   RateLimitError,
 } from './errors.ts';
+export type { PaginatedPage } from './internal/calls.ts';
 export type { ValidatedAnswer } from './internal/request.ts';
 export { type Page, PagePromise } from './pagination.ts';
 export type * from './types.ts';
+export type { BoundToCompany, CompanyWebhookEndpoints, DeliveryPage, WebhookEndpointPage, WebhookEndpoints } from './webhook-endpoints.ts';

@@ -44,6 +44,50 @@ export type Report = Schemas['Report'];
 /** What `agency.sync` changed. */
 export type SyncResult = Schemas['SyncResult'];
 
+/** A webhook endpoint of a company, with its current secret (`whsec_...`). */
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** The body of `webhookEndpoints.create`: `url`, and optionally `events`, `description`, `enabled`. */
+export type CreateWebhookEndpointBody = Schemas['NewWebhookEndpoint'];
+/** The body of `webhookEndpoints.update`: the fields to change. */
+export type UpdateWebhookEndpointBody = Schemas['WebhookEndpointChanges'];
+/** `page` and `limit` of `webhookEndpoints.list`. */
+export type WebhookEndpointListParams = NonNullable<operations['listWebhooks']['parameters']['query']>;
+/** The envelope of one page of webhook endpoints. */
+export type WebhookEndpointListResponse = Schemas['WebhookListEnvelope'];
+/** The body of `webhookEndpoints.rotateSecret`: `grace_period_s`, how long the old secret still signs. */
+export type RotateSecretBody = Schemas['SecretRotation'];
+/** A rotated secret: the new one, and when the previous one stops signing. */
+export type RotatedSecret = Schemas['RotatedSecret'];
+/** The body of `webhookEndpoints.sendTest`: the `event_type` to send. */
+export type SendTestEventBody = Schemas['TestEventRequest'];
+/** A webhook delivery: one event to one endpoint, with every attempt. */
+export type Delivery = Schemas['Delivery'];
+/** `page`, `limit` and `status` of `webhookEndpoints.deliveries`. */
+export type DeliveryListParams = NonNullable<operations['listWebhookDeliveries']['parameters']['query']>;
+/** The envelope of one page of deliveries. */
+export type DeliveryListResponse = Schemas['DeliveryListEnvelope'];
+/** What `webhookEndpoints.delete` resolves to. */
+export type Deleted = Schemas['Deleted'];
+
+/** A company, as the admin API shows it. */
+export type Company = Schemas['Company'];
+/** The body of `companies.create`. */
+export type CreateCompanyBody = Schemas['NewCompany'];
+/** `page` and `limit` of `companies.list`. */
+export type CompanyListParams = NonNullable<operations['listCompanies']['parameters']['query']>;
+/** The envelope of one page of companies. */
+export type CompanyListResponse = Schemas['CompanyListEnvelope'];
+/** The body of `companies.tokens.create`: optional `scopes` and `expires_in`. */
+export type CreateTokenBody = Schemas['TokenRequest'];
+/** A company token (a JWT) and when it expires. */
+export type Token = Schemas['Token'];
+/** The body of `companies.customers.import`. */
+export type ImportCustomersBody = Schemas['CustomerImportBatch'];
+/** What `companies.customers.import` imported. */
+export type ImportCustomersResult = Schemas['ImportCustomersResult'];
+/** What `health()` resolves to. */
+export type Health = Schemas['Health'];
+
 /** The error envelope of every 4xx and 5xx answer. */
 export type ErrorResponse = Schemas['ErrorEnvelope'];
 

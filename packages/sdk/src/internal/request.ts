@@ -48,9 +48,9 @@ type QueryValue = string | number | boolean | null | undefined;
 export interface CallSpec {
   /** The contract's operationId, e.g. `getCampaign`. */
   operationId: OperationId;
-  method: 'GET' | 'POST' | 'PUT';
-  /** `orders` for the order paths (sent to `orderBaseUrl`), `agency` for the rest. */
-  surface: 'agency' | 'orders';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `orders` for the order paths (sent to `orderBaseUrl`); the rest go to `baseUrl` (`agency`, the default). */
+  surface?: 'agency' | 'orders';
   /** The path with its parameters in place, e.g. `/agency/getCampaign/cmp_1` (see `pathParam`). */
   path: string;
   query?: Record<string, QueryValue>;
@@ -145,7 +145,7 @@ export function createRequester(config: RequesterConfig): Requester {
     async call<D>(spec: CallSpec, options: RequestOptions | undefined, unwrap = false): Promise<RawResult<D>> {
       if (options) checkLimits('request options', options);
       const { operationId, method } = spec;
-      const url = bases[spec.surface] + spec.path + queryString(spec.query);
+      const url = bases[spec.surface ?? 'agency'] + spec.path + queryString(spec.query);
       const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
       const headers = headersFor(spec, options);
       const fetch = currentFetch();

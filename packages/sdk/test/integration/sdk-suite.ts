@@ -20,6 +20,7 @@ import {
 } from '../../src/index.ts';
 import { validateResponse } from '../../src/validate.ts';
 import { verifyWebhook } from '../../src/webhooks.ts';
+import { describeWebhookEndpoints } from './webhook-endpoints-suite.ts';
 
 /** What the suite needs from a target. */
 export interface SdkTarget {
@@ -248,5 +249,7 @@ export function describeSdkIntegration(name: string, setup: () => Promise<SdkTar
         await expect(verifyWebhook(`${updated.body} `, updated.headers, secret)).rejects.toThrow(/no signature matched/);
       });
     });
+
+    describeWebhookEndpoints(() => ({ target, makeCompany, clientFor, suffix }));
   });
 }

@@ -1,0 +1,101 @@
+/** `createAdminClient`: the operator's client, with the admin token: companies, their tokens, customers and webhook endpoints. */
+import type { Client } from 'openapi-fetch';
+import type { APIPromise } from './api-promise.ts';
+import type { ClientOptions } from './client.ts';
+import type { paths } from './generated/paths.ts';
+import { one, type PaginatedPage, paginatedList, required } from './internal/calls.ts';
+import type { RequestOptions } from './internal/request.ts';
+import { check, createTransport } from './internal/setup.ts';
+import type { ListOptions, PagePromise } from './pagination.ts';
+import type { Company, CompanyListParams, CreateCompanyBody, CreateTokenBody, Health, ImportCustomersBody, ImportCustomersResult, Token } from './types.ts';
+import { type CompanyWebhookEndpoints, createWebhookEndpoints } from './webhook-endpoints.ts';
+
+/** Options of `createAdminClient`: those of `createClient` with `adminToken` in place of `token` and `uuid`. */
+export interface AdminClientOptions extends Omit<ClientOptions, 'token' | 'uuid' | 'orderBaseUrl' | 'webhookSecret'> {
+  /** The admin token the server was started with (`ADMIN_TOKEN`), sent as `Authorization: Bearer`. */
+  adminToken: string;
+}
+
+/** A page of companies, with the answer's `pagination`. */
+export interface CompanyPage extends PaginatedPage<Company> {}
+
+/** The admin client `createAdminClient` returns. Every method takes request options last. */
+export interface EngageAdminClient {
+  companies: {
+    /** Creates a company; a `company_id` already taken rejects with `ConflictError`. */
+    create(body: CreateCompanyBody, options?: RequestOptions): APIPromise<Company>;
+    /** One company; an unknown uuid rejects with `NotFoundError`. */
+    get(uuid: string, options?: RequestOptions): APIPromise<Company>;
+    /** Lists companies oldest first: await it for a page, `for await` it for every company. */
+    list(params?: CompanyListParams, options?: RequestOptions & ListOptions): PagePromise<Company, CompanyPage>;
+    tokens: {
+      /** Issues a company token (a JWT) for `createClient`. */
+      create(uuid: string, body?: CreateTokenBody, options?: RequestOptions): APIPromise<Token>;
+    };
+    customers: {
+      /** Imports customers into the company (upserted by phone number). */
+      import(uuid: string, body: ImportCustomersBody, options?: RequestOptions): APIPromise<ImportCustomersResult>;
+    };
+    /** Any company's webhook endpoints: the company client's `webhookEndpoints` methods, the company uuid first. */
+    webhookEndpoints: CompanyWebhookEndpoints;
+  };
+  /** Whether the server is up (needs no token). */
+  health(options?: RequestOptions): APIPromise<Health>;
+  /** The low-level openapi-fetch client on `baseUrl` (same auth, retries and timeout). */
+  api: Client<paths, 'application/json'>;
+}
+
+/**
+ * Creates a client for the admin API, with the same transport, retries, errors and pagination as `createClient`.
+ *
+ * @example
+ * import { createAdminClient, createClient } from '@engagekit/sdk';
+ * const admin = createAdminClient({ baseUrl: 'https://api.example.com', adminToken: process.env.ENGAGEKIT_ADMIN_TOKEN });
+ * const company = await admin.companies.create({ name: 'Verma Retail' });
+ * const { token } = await admin.companies.tokens.create(company.uuid);
+ * const client = createClient({ baseUrl: 'https://api.example.com', token, uuid: company.uuid });
+ */
+export function createAdminClient(options: AdminClientOptions): EngageAdminClient {
+  const where = 'createAdminClient';
+  check(where, typeof options === 'object' && options !== null, 'pass an options object: createAdminClient({ baseUrl, adminToken })');
+  check(
+    where,
+    typeof options.adminToken === 'string' && options.adminToken.length > 0,
+    'adminToken is required: the admin token the server was started with (ADMIN_TOKEN)',
+  );
+  const { requester, lowLevel } = createTransport(where, options, options.adminToken, options.baseUrl);
+  const company = (method: string, uuid: string) => `/api/v2/companies/${required(`companies.${method}`, 'a company uuid', uuid)}`;
+  return {
+    companies: {
+      create: (body, o) => one(requester, o, () => ({ operationId: 'createCompany', method: 'POST', path: '/api/v2/companies', body })),
+      get: (uuid, o) => one(requester, o, () => ({ operationId: 'getCompany', method: 'GET', path: company('get', uuid) })),
+      list: (params, o) =>
+        paginatedList(
+          requester,
+          { operationId: 'listCompanies', path: () => '/api/v2/companies', query: (page) => ({ ...params, page }), page: params?.page },
+          o,
+        ),
+      tokens: {
+        create: (uuid, body, o) =>
+          one(requester, o, () => ({
+            operationId: 'createToken',
+            method: 'POST',
+            path: `${company('tokens.create', uuid)}/tokens`,
+            body: body ?? {},
+          })),
+      },
+      customers: {
+        import: (uuid, body, o) =>
+          one(requester, o, () => ({
+            operationId: 'importCustomers',
+            method: 'POST',
+            path: `${company('customers.import', uuid)}/customers`,
+            body,
+          })),
+      },
+      webhookEndpoints: createWebhookEndpoints(requester, 'companies.webhookEndpoints'),
+    },
+    health: (o) => one(requester, o, () => ({ operationId: 'getHealth', method: 'GET', path: '/api/v2/health' })),
+    api: lowLevel(options.baseUrl),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Webhook endpoints of a company: one implementation, taking the company uuid first. The admin client
+ * offers it as is (`companies.webhookEndpoints`); the company client binds its own uuid (`webhookEndpoints`).
+ */
+import type { APIPromise } from './api-promise.ts';
+import { one, type PaginatedPage, paginatedList, required } from './internal/calls.ts';
+import type { Requester, RequestOptions } from './internal/request.ts';
+import type { ListOptions, PagePromise } from './pagination.ts';
+import type {
+  CreateWebhookEndpointBody,
+  Deleted,
+  Delivery,
+  DeliveryListParams,
+  RotatedSecret,
+  RotateSecretBody,
+  SendTestEventBody,
+  UpdateWebhookEndpointBody,
+  WebhookEndpoint,
+  WebhookEndpointListParams,
+} from './types.ts';
+
+/** A page of webhook endpoints, with the answer's `pagination`. */
+export interface WebhookEndpointPage extends PaginatedPage<WebhookEndpoint> {}
+
+/** A page of deliveries of one endpoint, with the answer's `pagination`. */
+export interface DeliveryPage extends PaginatedPage<Delivery> {}
+
+type ListCallOptions = RequestOptions & ListOptions;
+
+/** The webhook endpoints of any company, its uuid first (the admin client's `companies.webhookEndpoints`). */
+export interface CompanyWebhookEndpoints {
+  /** Creates an endpoint; it resolves with the endpoint's `secret` (`whsec_...`), which verifies what it receives. */
+  create(uuid: string, body: CreateWebhookEndpointBody, options?: RequestOptions): APIPromise<WebhookEndpoint>;
+  /** Lists endpoints oldest first: await it for a page, `for await` it for every endpoint. */
+  list(uuid: string, params?: WebhookEndpointListParams, options?: ListCallOptions): PagePromise<WebhookEndpoint, WebhookEndpointPage>;
+  /** One endpoint; an unknown id rejects with `NotFoundError`. */
+  get(uuid: string, endpointId: string, options?: RequestOptions): APIPromise<WebhookEndpoint>;
+  /** Changes an endpoint's `url`, `events`, `description` or `enabled`. */
+  update(uuid: string, endpointId: string, body: UpdateWebhookEndpointBody, options?: RequestOptions): APIPromise<WebhookEndpoint>;
+  /** Deletes an endpoint: it receives nothing more. */
+  delete(uuid: string, endpointId: string, options?: RequestOptions): APIPromise<Deleted>;
+  /** Issues a new secret; with `grace_period_s` (default: the server's) the old one keeps signing beside it for that long. */
+  rotateSecret(uuid: string, endpointId: string, body?: RotateSecretBody, options?: RequestOptions): APIPromise<RotatedSecret>;
+  /** Queues a test event (`test: true`) to the endpoint and resolves to its delivery. */
+  sendTest(uuid: string, endpointId: string, body?: SendTestEventBody, options?: RequestOptions): APIPromise<Delivery>;
+  /** The endpoint's deliveries, oldest first, each with its attempts: await it for a page, `for await` it for every delivery. */
+  deliveries(uuid: string, endpointId: string, params?: DeliveryListParams, options?: ListCallOptions): PagePromise<Delivery, DeliveryPage>;
+  /** Queues a delivery again, whatever its status, and resolves to it. */
+  redeliver(uuid: string, endpointId: string, deliveryId: string, options?: RequestOptions): APIPromise<Delivery>;
+}
+
+/** The same methods with the uuid already given. */
+export type BoundToCompany<T> = {
+  [K in keyof T]: T[K] extends (uuid: string, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+};
+
+/** The company client's own webhook endpoints (`client.webhookEndpoints`): the methods of `CompanyWebhookEndpoints` without the uuid. */
+export type WebhookEndpoints = BoundToCompany<CompanyWebhookEndpoints>;
+
+/** The webhook endpoint methods over the request plumbing; `name` prefixes argument errors (`webhookEndpoints.get needs ...`). */
+export function createWebhookEndpoints(requester: Requester, name: string): CompanyWebhookEndpoints {
+  const base = (method: string, uuid: string) => `/api/v2/companies/${required(`${name}.${method}`, 'the company uuid', uuid)}/webhooks`;
+  const endpoint = (method: string, uuid: string, id: string) => `${base(method, uuid)}/${required(`${name}.${method}`, 'an endpoint id', id)}`;
+  return {
+    create: (uuid, body, options) => one(requester, options, () => ({ operationId: 'createWebhook', method: 'POST', path: base('create', uuid), body })),
+    list: (uuid, params, options) =>
+      paginatedList(
+        requester,
+        { operationId: 'listWebhooks', path: () => base('list', uuid), query: (page) => ({ ...params, page }), page: params?.page },
+        options,
+      ),
+    get: (uuid, id, options) => one(requester, options, () => ({ operationId: 'getWebhook', method: 'GET', path: endpoint('get', uuid, id) })),
+    update: (uuid, id, body, options) =>
+      one(requester, options, () => ({ operationId: 'updateWebhook', method: 'PATCH', path: endpoint('update', uuid, id), body })),
+    delete: (uuid, id, options) => one(requester, options, () => ({ operationId: 'deleteWebhook', method: 'DELETE', path: endpoint('delete', uuid, id) })),
+    rotateSecret: (uuid, id, body, options) =>
+      one(requester, options, () => ({
+        operationId: 'rotateWebhookSecret',
+        method: 'POST',
+        path: `${endpoint('rotateSecret', uuid, id)}/rotate-secret`,
+        body: body ?? {},
+      })),
+    sendTest: (uuid, id, body, options) =>
+      one(requester, options, () => ({
+        operationId: 'sendTestEvent',
+        method: 'POST',
+        path: `${endpoint('sendTest', uuid, id)}/test`,
+        body: body ?? {},
+      })),
+    deliveries: (uuid, id, params, options) =>
+      paginatedList(
+        requester,
+        {
+          operationId: 'listWebhookDeliveries',
+          path: () => `${endpoint('deliveries', uuid, id)}/deliveries`,
+          query: (page) => ({ ...params, page }),
+          page: params?.page,
+        },
+        options,
+      ),
+    redeliver: (uuid, id, deliveryId, options) =>
+      one(requester, options, () => ({
+        operationId: 'redeliverWebhookDelivery',
+        method: 'POST',
+        path: `${endpoint('redeliver', uuid, id)}/deliveries/${required(`${name}.redeliver`, 'a delivery id', deliveryId)}/redeliver`,
+      })),
+  };
+}
+
+/** `methods` with `uuid` given: the company client's `webhookEndpoints`. */
+export function bindToCompany(methods: CompanyWebhookEndpoints, uuid: string): WebhookEndpoints {
+  const bound: Record<string, unknown> = {};
+  for (const [key, method] of Object.entries(methods)) bound[key] = (...rest: unknown[]) => (method as (...a: unknown[]) => unknown)(uuid, ...rest);
+  return bound as WebhookEndpoints;
+}
