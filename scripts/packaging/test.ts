@@ -11,7 +11,9 @@
  *    run made), answering, and exiting 0 on SIGTERM;
  * 5. the SDK bundled for the browser by esbuild, in Chromium, against that mock;
  * 6. with DATABASE_URL set, `engagekit-server` on a new PostgreSQL database of its own;
- * 7. the contract and the SDK on Node 20, the oldest Node they claim.
+ * 7. the SDK's runtime matrix (runtime-matrix.ts): one integrator's script against `engagekit-server`
+ *    on Node 22 and 24, Bun, Deno, workerd through the stable and the newest miniflare, and Chromium;
+ * 8. the contract and the SDK on Node 20, the oldest Node they claim.
  *
  * A failure names the command that failed, with its output. Prints how long each step took, the
  * packages' unpacked sizes, the time from `npm install` to the first green suite, and the time
@@ -19,121 +21,21 @@
  *
  * `KEEP=1` keeps the project (its path is printed) for a look afterwards.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../../packages/reference-server/test/browser.ts';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
+import { type Run, run, type Started, StepError, start, tail } from './commands.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
+import { runInChromium, runtimeMatrix } from './runtime-matrix.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
 
 /** The test tools the project installs beside the tarballs: the versions this repository tests with. */
 const TOOLS = ['vitest@5.1.1', 'vite@8.3.8', 'jest@30.5.2', 'esbuild@0.28.2'];
-
-/** A command that failed: its line and what it printed. */
-class StepError extends Error {}
-
-interface Run {
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `command` in `cwd` with `env`; rejects with a StepError naming the command line and its output. */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<Run> {
-  const line = [command, ...args].join(' ');
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ stdout, stderr });
-        const why = err.killed ? `timed out after ${(options.timeoutMs ?? 300_000) / 1000} s` : `exited with ${err.code ?? err.signal}`;
-        reject(new StepError(`\`${line}\` (in ${options.cwd}) ${why}:\n${tail(`${stdout}\n${stderr}`)}`));
-      },
-    );
-  });
-}
-
-const tail = (text: string, lines = 60) => text.trim().split('\n').slice(-lines).join('\n');
-
-/** A long-running command (a server), with its output so far and a way to stop it. */
-interface Started {
-  line: string;
-  child: ChildProcess;
-  output(): string;
-  /** The first match of `pattern` in its stdout; rejects if it exits or `timeoutMs` passes first. */
-  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
-  /** Sends SIGTERM; resolves to the exit code. */
-  stop(): Promise<number | null>;
-}
-
-function start(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Started {
-  const line = [command, ...args].join(' ');
-  // A group of its own: `npx` runs the bin under npm and a shell, and SIGTERM to npm alone would
-  // leave the bin running. Stopping signals the whole group, as a terminal's Ctrl-C does.
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    out += String(d);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    line,
-    child,
-    output: () => out,
-    waitFor(pattern, timeoutMs) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new StepError(`\`${line}\` printed no ${pattern} in ${timeoutMs / 1000} s:\n${tail(out)}`)), timeoutMs);
-        const check = () => {
-          const m = pattern.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            child.stdout?.off('data', check);
-            resolve(m);
-          }
-        };
-        child.stdout?.on('data', check);
-        check();
-        void exited.then((code) => {
-          clearTimeout(timer);
-          reject(new StepError(`\`${line}\` exited with ${code} before printing ${pattern}:\n${tail(out)}`));
-        });
-      });
-    },
-    async stop() {
-      signalGroup(child.pid, 'SIGTERM');
-      const code = await exited;
-      // npm may be gone while the bin it started still drains: wait for the whole group.
-      for (let waited = 0; signalGroup(child.pid, 0); waited += 100) {
-        if (waited > 15_000) signalGroup(child.pid, 'SIGKILL');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return code;
-    },
-  };
-}
-
-/** Signals the process group led by `pid`; false when the group is gone. */
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -257,12 +159,16 @@ async function main() {
       }
     }
 
+    const matrix = await runtimeMatrix({ project, work, env, node22, node24, step, servers });
+
     await step('the contract and the SDK on Node 20 (require and import)', () => node20Check(project, env));
 
     console.log('\npackaging: every step passed');
     console.log(`  npm install to the first green suite (Vitest): ${seconds(firstGreen)}`);
     console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
     for (const name of PACKAGES) console.log(`  @engagekit/${name}: ${await unpackedSize(name, env)}`);
+    console.log("  the SDK's runtime matrix, against engagekit-server:");
+    for (const line of matrix) console.log(`    ${line}`);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     if (process.env.KEEP) console.log(`packaging: kept ${work}`);
@@ -301,31 +207,13 @@ async function browserCheck(project: string, env: NodeJS.ProcessEnv, mockUrl: st
   const bundle = join(project, 'browser-bundle.js');
   await run('npx', ['esbuild', 'sdk-in-browser.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${bundle}`], { cwd: project, env });
   const info = (await (await fetch(`${mockUrl}/__mock`)).json()) as { data: { company: { uuid: string; company_id: string; token: string } } };
-  const page = `<!doctype html><meta charset="utf-8"><title>partner app</title><script type="module" src="/app.js"></script>`;
-  const origin = createServer((req, res) => {
-    if (req.url?.startsWith('/app.js')) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(bundle));
-    else res.writeHead(200, { 'content-type': 'text/html' }).end(page);
-  });
-  await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  const browser = await launchChromium();
-  try {
-    const tab = await browser.newPage();
-    const errors: string[] = [];
-    tab.on('pageerror', (e) => errors.push(String(e)));
-    const { token, uuid, company_id } = info.data.company;
-    const query = new URLSearchParams({ api: mockUrl, token, uuid, companyId: company_id });
-    await tab.goto(`http://127.0.0.1:${(origin.address() as AddressInfo).port}/?${query}`);
-    await tab.waitForFunction(() => (globalThis as { __result?: unknown }).__result !== undefined, undefined, { timeout: 30_000 });
-    const result = await tab.evaluate(() => (globalThis as { __result?: Promise<unknown> }).__result);
-    const expected = { names: ['first', 'second'], notFound: true, status: 404, verified: 'order.created', tampered: 'WebhookVerificationError' };
-    if (JSON.stringify(result) !== JSON.stringify(expected))
-      throw new StepError(
-        `The bundled SDK in Chromium saw ${JSON.stringify(result)}, not ${JSON.stringify(expected)}${errors.length ? `; page errors: ${errors.join('; ')}` : ''}`,
-      );
-  } finally {
-    await browser.close();
-    origin.close();
-  }
+  const { token, uuid, company_id } = info.data.company;
+  const { result, errors } = await runInChromium(bundle, new URLSearchParams({ api: mockUrl, token, uuid, companyId: company_id }));
+  const expected = { names: ['first', 'second'], notFound: true, status: 404, verified: 'order.created', tampered: 'WebhookVerificationError' };
+  if (JSON.stringify(result) !== JSON.stringify(expected))
+    throw new StepError(
+      `The bundled SDK in Chromium saw ${JSON.stringify(result)}, not ${JSON.stringify(expected)}${errors.length ? `; page errors: ${errors.join('; ')}` : ''}`,
+    );
 }
 
 /** The contract and the SDK, loaded both ways by the oldest Node they claim (skipped, saying so, when there is none). */
