@@ -1,10 +1,13 @@
 import * as z from 'zod';
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { codeSample } from './code-samples.ts';
 import { ErrorResponse, type ErrorStatus } from './envelope.ts';
 import type { HttpMethod, OperationSpec } from './operation.ts';
-import { operations } from './operations.ts';
+import { type OperationId, operations } from './operations.ts';
 import { WebhookEvent } from './resources/webhook.ts';
 import { errorStatusesOf } from './statuses.ts';
+
+export { codeSample, sdkCalls } from './code-samples.ts';
 
 /** The version the document states; bumped with the contract package. */
 export const apiVersion = '0.1.0';
@@ -86,6 +89,7 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
   const write = method !== 'get';
   for (const s of errorStatusesOf(op, method)) responses[s] = errorResponses[s];
   return {
+    'x-codeSamples': sdkSample(op.operationId as OperationId),
     operationId: alias ? `${op.operationId}With${method[0]?.toUpperCase()}${method.slice(1)}` : op.operationId,
     summary: alias ? `${op.summary} (${method.toUpperCase()})` : op.summary,
     description: [
@@ -121,8 +125,14 @@ const webhookHeaders = z.object({
   }),
 });
 
+/** `x-codeSamples` of an operation: its call with @engagekit/sdk, which the API reference shows. */
+function sdkSample(operationId: OperationId | 'orderEvent') {
+  return [{ lang: 'TypeScript', label: '@engagekit/sdk', source: codeSample(operationId) }];
+}
+
 /** What the server POSTs to an endpoint: one event, `order.created` or `order.updated`, told apart by `type`. */
 const orderEventWebhook: ZodOpenApiOperationObject = {
+  'x-codeSamples': sdkSample('orderEvent'),
   operationId: 'orderEvent',
   summary: 'An order event',
   description:

@@ -1,7 +1,7 @@
 /**
  * The API reference at /docs in Chromium, served by the server process as a user runs it (no network
- * beyond loopback): it renders the document, shows the server it was loaded from, and offers none of
- * the buttons for Scalar's hosted services.
+ * beyond loopback): it renders the document, shows the server it was loaded from and the SDK calls, and
+ * offers none of the buttons for Scalar's hosted services.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,11 @@ describe('the API reference in Chromium', () => {
   it('shows that server, not a fixed address', async () => {
     await expect.poll(async () => (await page.content()).includes(server.url), { timeout: 15_000 }).toBe(true);
     expect(await page.content()).not.toContain('{baseUrl}');
+  });
+
+  it('shows the SDK call of an operation', async () => {
+    // biome-ignore lint/performance/useDomNodeTextContent: what is shown, as highlighted code reads
+    await expect.poll(async () => (await page.locator('body').innerText()).includes('await client.agency.sync()'), { timeout: 15_000 }).toBe(true);
   });
 
   it('offers no buttons for hosted services (Ask AI, Generate MCP, Deploy)', async () => {
