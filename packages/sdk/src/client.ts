@@ -2,6 +2,7 @@
 import type { Client } from 'openapi-fetch';
 import type { APIPromise } from './api-promise.ts';
 import type { paths } from './generated/paths.ts';
+import type { Logger, LogLevel } from './internal/log.ts';
 import type { RequestOptions, ResponseValidator } from './internal/request.ts';
 import { check, createTransport, isAbsoluteUrl } from './internal/setup.ts';
 import type { FetchLike } from './internal/transport.ts';
@@ -26,7 +27,7 @@ import type {
 import type { WebhookEndpoints } from './webhook-endpoints.ts';
 import type { VerifyWebhookOptions, WebhookBody, WebhookEvent, WebhookHeaders } from './webhooks.ts';
 
-export type { FetchLike, RequestOptions, ResponseValidator };
+export type { FetchLike, Logger, LogLevel, RequestOptions, ResponseValidator };
 
 /** Options of `createClient`. */
 export interface ClientOptions {
@@ -59,6 +60,20 @@ export interface ClientOptions {
    * while rotating.
    */
   webhookSecret?: string | readonly string[];
+  /**
+   * What the client logs, one line per attempt: `'off'`; `'error'`, calls that failed for good; `'warn'`,
+   * also attempts a retry follows (why, and the delay); `'info'`, as `'warn'`; `'debug'`, every attempt.
+   * A line holds the method, URL, status (or why no answer came), attempt number, milliseconds taken and
+   * `x-request-id`, never headers. Defaults to the `ENGAGEKIT_LOG` environment variable where
+   * `process.env` exists, else `'warn'` when `logger` is given, else `'off'`: nothing is logged unless asked.
+   *
+   * @example
+   * createClient({ baseUrl, token, uuid, logLevel: 'debug' });
+   * // engagekit: GET https://api.example.com/agency/reportingCampaign?uuid=… 200 (attempt 1, 84 ms, x-request-id req_…)
+   */
+  logLevel?: LogLevel;
+  /** Where log lines go (default `console`): any object with `error`, `warn`, `info` and `debug` methods, such as a pino logger. Each is called with one string. */
+  logger?: Logger;
 }
 
 /** A page of campaigns: the shared page fields plus the answer's `pagination`. */

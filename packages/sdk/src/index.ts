@@ -12,6 +12,8 @@ export {
   type EngageClient,
   type FetchLike,
   type ListRequestOptions,
+  type Logger,
+  type LogLevel,
   type RequestOptions,
   type ResponseValidator,
 } from './client.ts';

@@ -2,6 +2,7 @@
 import type { RawResult } from '../api-promise.ts';
 import { APIError, EngageError } from '../errors.ts';
 import type { OperationId } from '../types.ts';
+import type { Log } from './log.ts';
 import { type FetchLike, isWrite, newIdempotencyKey, retrying, send } from './transport.ts';
 
 /** Options every method takes last, overriding the client's for one call. */
@@ -107,6 +108,8 @@ export interface RequesterConfig {
   maxRetries: number;
   timeout: number;
   validateResponse: ResponseValidator | undefined;
+  /** Absent when logging is off. */
+  log: Log | undefined;
 }
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
@@ -140,6 +143,7 @@ export function createRequester(config: RequesterConfig): Requester {
           timeout: options?.timeout ?? config.timeout,
           signal: options?.signal,
           idempotencyKey: options?.idempotencyKey,
+          log: config.log,
         });
     },
     async call<D>(spec: CallSpec, options: RequestOptions | undefined, unwrap = false): Promise<RawResult<D>> {
@@ -160,6 +164,7 @@ export function createRequester(config: RequesterConfig): Requester {
           timeout: options?.timeout ?? config.timeout,
           signal: options?.signal,
           describe: () => `${method} ${url}`,
+          log: config.log,
         },
       );
       if (!response.ok) throw APIError.from(response.status, errorBody(text), response.headers);

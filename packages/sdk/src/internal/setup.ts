@@ -2,6 +2,7 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { EngageError } from '../errors.ts';
 import type { paths } from '../generated/paths.ts';
+import { createLog, type Logger, type LogLevel } from './log.ts';
 import { checkLimits, createRequester, type Requester, type ResponseValidator } from './request.ts';
 import type { FetchLike } from './transport.ts';
 
@@ -13,6 +14,8 @@ export interface TransportOptions {
   timeout?: number | undefined;
   headers?: Record<string, string> | undefined;
   validateResponse?: ResponseValidator | undefined;
+  logLevel?: LogLevel | undefined;
+  logger?: Logger | undefined;
 }
 
 /** Throws an `EngageError` naming `where` unless `ok`. */
@@ -55,6 +58,7 @@ export function createTransport(
     maxRetries: options.maxRetries ?? 2,
     timeout: options.timeout ?? 60_000,
     validateResponse: options.validateResponse,
+    log: createLog(options.logLevel, options.logger),
   });
   const lowLevel = (baseUrl: string) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch: requester.fetchFor(undefined) });
   return { requester, lowLevel };

@@ -3,6 +3,7 @@
  * one `Idempotency-Key` for every attempt of a write, and the caller's AbortSignal.
  */
 import { APIConnectionError, APITimeoutError, APIUserAbortError, EngageError } from '../errors.ts';
+import type { Log } from './log.ts';
 import { randomId } from './random-id.ts';
 import { isRetryableStatus, retryDelay } from './retry.ts';
 
@@ -23,6 +24,8 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
   /** Sent as `Idempotency-Key` on every attempt of a non-GET request; generated when absent. */
   idempotencyKey?: string | undefined;
+  /** The client's log; absent when logging is off. */
+  log?: Log | undefined;
 }
 
 /** Time and chance, passed in so tests need neither real waiting nor luck. */
@@ -32,8 +35,8 @@ export interface TransportDeps {
   now(): number;
 }
 
-/** Answers whose statuses forbid a body. */
-const NULL_BODY_STATUSES = [101, 103, 204, 205, 304];
+/** Answers whose statuses forbid a body (a Response cannot carry a 1xx status at all). */
+const NULL_BODY_STATUSES = [204, 205, 304];
 /** setTimeout's largest delay. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -90,13 +93,15 @@ export interface RetryOptions {
   timeout: number;
   /** The caller's signal: aborting it stops the call and its retries. */
   signal?: AbortSignal | undefined;
-  /** What the call is, e.g. `GET https://…`, for error messages (asked only when one is thrown). */
+  /** What the call is, e.g. `GET https://…`, for error and log messages (asked only when one is written). */
   describe(): string;
+  /** The client's log; absent when logging is off. */
+  log?: Log | undefined;
 }
 
-/** Why an attempt ended without an answer. */
-const TIMED_OUT = Symbol('timed out');
-const USER_ABORT = Symbol('aborted by the caller');
+/** Why an attempt ended without an answer: it timed out, or the caller aborted. */
+const TIMED_OUT = Symbol();
+const USER_ABORT = Symbol();
 
 /**
  * Runs one attempt under a signal that aborts at `timeout` or when `user` aborts. Settles as soon as
@@ -154,12 +159,13 @@ export async function retrying<T extends { response: Response }>(
   options: RetryOptions,
   deps: TransportDeps = defaultDeps,
 ): Promise<T> {
-  const user = options.signal;
+  const { signal: user, log } = options;
   const abortError = () => new APIUserAbortError(`${options.describe()} was aborted by its AbortSignal`, { cause: user?.reason });
   for (let retry = 0; ; retry++) {
     if (user?.aborted) throw abortError();
     let result: T | undefined;
     let failure: EngageError | undefined;
+    const started = log && deps.now();
     try {
       result = await runAttempt(attempt, options.timeout, user);
     } catch (err) {
@@ -174,10 +180,21 @@ export async function retrying<T extends { response: Response }>(
               cause: err,
             });
     }
-    if (result && !(isRetryableStatus(result.response.status) && retry < options.maxRetries)) return result;
-    if (failure && retry >= options.maxRetries) throw failure;
+    // Built only with logging on (the level was decided when the client was created). One line per
+    // attempt, at the level of what came of it: debug when it ends the call well, warn when a retry
+    // follows, error when the call failed for good. Headers are never logged.
+    const line =
+      log &&
+      `${options.describe()} ${result?.response.status ?? failure?.message} (attempt ${retry + 1}, ${deps.now() - (started as number)} ms, x-request-id ${result?.response.headers.get('x-request-id')})`;
+    if (result ? !(isRetryableStatus(result.response.status) && retry < options.maxRetries) : retry >= options.maxRetries) {
+      log?.(result?.response.ok ? 3 : 0, line as string);
+      if (failure) throw failure;
+      return result as T;
+    }
+    const delay = retryDelay(retry, result?.response.headers, deps.random, deps.now());
+    log?.(1, `${line}; retrying in ${delay | 0} ms`);
     try {
-      await deps.sleep(retryDelay(retry, result?.response.headers, deps.random, deps.now()), user);
+      await deps.sleep(delay, user);
     } catch {
       throw abortError();
     }
@@ -209,7 +226,7 @@ export async function send(request: Request, options: SendOptions, deps: Transpo
         const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
         return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
       },
-      { maxRetries: options.maxRetries, timeout: options.timeout, signal: user.signal, describe: () => `${method} ${url}` },
+      { ...options, signal: user.signal, describe: () => `${method} ${url}` },
       deps,
     );
     return response;

@@ -1,0 +1,35 @@
+/** The client's logging: which level is on, and where lines go. Decided once per client, so a call with logging off does no log work. */
+
+/**
+ * How much the client logs: `off`; `error`, calls that failed for good; `warn`, also each attempt a retry
+ * follows; `info`, the same as `warn`; `debug`, every attempt.
+ */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+/**
+ * Where log lines go: `console`, or any logger with these methods (pino, winston, consola). The SDK calls
+ * them with one string, the line itself; it never logs headers, so the token never appears.
+ */
+export interface Logger {
+  error(message: string, details?: unknown): void;
+  warn(message: string, details?: unknown): void;
+  info(message: string, details?: unknown): void;
+  debug(message: string, details?: unknown): void;
+}
+
+/** Writes `message` when the client's level lets `level` through (0 error, 1 warn, 3 debug). */
+export type Log = (level: 0 | 1 | 3, message: string) => void;
+
+/** The levels that log, in order: a level lets through its own and those before it. */
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+
+/**
+ * The log of one client, or `undefined` when its level is `off`. The level is `level` if given, else the
+ * `ENGAGEKIT_LOG` environment variable (where `process.env` exists; an unknown value means `off`), else
+ * `warn` when a `logger` is given and `off` without one. Lines go to `logger`, else `console`.
+ */
+export function createLog(level: LogLevel | undefined, logger: Logger | undefined): Log | undefined {
+  // Read when a client is created, never at import: browsers and workerd have no `process`.
+  const rank = LEVELS.indexOf((level ?? globalThis.process?.env?.ENGAGEKIT_LOG ?? (logger && 'warn')) as 'warn');
+  return rank < 0 ? undefined : (at, message) => rank >= at && (logger ?? console)[LEVELS[at] as 'debug'](`engagekit: ${message}`);
+}
