@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { mockHttp, mockInProcess, mockStartup } from './rows/mock.ts';
 import { report100k } from './rows/report.ts';
-import { sdkInProcess, sdkLoopback, sdkPrefetch } from './rows/sdk.ts';
+import { sdkInProcess, sdkLoopback, sdkPrefetch, sdkSize } from './rows/sdk.ts';
 import { deepPage, serverRead } from './rows/server.ts';
 import { mockCampaignAdvance, mockRestoreVsReset } from './rows/twin.ts';
 import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
@@ -27,6 +27,7 @@ const benches: Bench[] = [
   sdkLoopback,
   sdkInProcess,
   sdkPrefetch,
+  sdkSize,
   mockInProcess,
   mockHttp,
   mockStartup,

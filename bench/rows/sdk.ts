@@ -1,4 +1,5 @@
 import { createClient } from '@engagekit/sdk';
+import { bundleSize, MAIN_BUDGET_BYTES } from '../../packages/sdk/scripts/bundle-size.ts';
 import { type Bench, median, row, sideBySide, startPeerServer } from '../lib.ts';
 
 const UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';
@@ -170,6 +171,25 @@ export const sdkPrefetch: Bench = {
       better: 'lower',
       goal: '<= 0.67',
       check: (ratio) => ratio <= 0.67,
+    });
+  },
+};
+
+/** What the SDK's main entry costs an app: bundled with all it imports statically, minified, gzipped; against its budget. */
+export const sdkSize: Bench = {
+  id: 'sdk.size',
+  async run() {
+    const { gzipped } = await bundleSize(new URL('../../packages/sdk/dist/', import.meta.url).pathname, 'index.js');
+    return row({
+      id: 'sdk.size',
+      metric: 'main entry (createClient, errors, pagination), minified and gzipped, openapi-fetch included',
+      ours: gzipped,
+      peer: MAIN_BUDGET_BYTES,
+      unit: 'bytes',
+      better: 'lower',
+      goal: '<= 1',
+      check: (ratio) => ratio <= 1,
+      note: 'Bytes, the same in every run. Webhook verification is loaded on first use of webhooks.unwrap, so it is not counted.',
     });
   },
 };

@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 import { libraryBuild } from '../../scripts/build/library.ts';
 
 /**
- * The three entries, for any runtime with fetch. Shared code (the error classes) is split into chunks
+ * The four entries, for any runtime with fetch. Shared code (the error classes) is split into chunks
  * in both formats, so one process loading two entries gets one copy of each class.
  * `@engagekit/contract` is bundled into the validate entry (zod stays external: a peer dependency).
  */
@@ -10,7 +10,7 @@ export default defineConfig(
   libraryBuild({
     dir: import.meta.dirname,
     platform: 'neutral',
-    entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts', validate: 'src/validate.ts' },
+    entry: { index: 'src/index.ts', admin: 'src/admin.ts', webhooks: 'src/webhooks.ts', validate: 'src/validate.ts' },
     inline: { '@engagekit/contract': '../contract/src/index.ts' },
   }),
 );

@@ -13,7 +13,7 @@ const client = createClient({
   webhookSecret: process.env.ENGAGEKIT_WEBHOOK_SECRET,
 });
 `,
-  admin: `import { createAdminClient } from '@engagekit/sdk';
+  admin: `import { createAdminClient } from '@engagekit/sdk/admin';
 
 const admin = createAdminClient({ baseUrl: 'https://api.example.com', adminToken: process.env.ENGAGEKIT_ADMIN_TOKEN ?? '' });
 `,

@@ -1,8 +1,8 @@
 /**
- * @engagekit/sdk: the typed client for the engagekit API. Webhook verification lives in
- * `@engagekit/sdk/webhooks`, response validation against the contract in `@engagekit/sdk/validate`.
+ * @engagekit/sdk: the typed client for the engagekit API. The operator's admin client lives in
+ * `@engagekit/sdk/admin`, webhook verification in `@engagekit/sdk/webhooks`, response validation
+ * against the contract in `@engagekit/sdk/validate`: an app's bundle carries none of them unless it imports them.
  */
-export { type AdminClientOptions, type CompanyPage, createAdminClient, type EngageAdminClient } from './admin-client.ts';
 export { APIPromise, type WithResponse } from './api-promise.ts';
 export {
   type CampaignPage,

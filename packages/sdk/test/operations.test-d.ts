@@ -5,7 +5,8 @@
  * type) fails `typecheck`. Checked by tsc (vitest typecheck), never run.
  */
 import { expectTypeOf, it } from 'vitest';
-import type { APIPromise, EngageAdminClient, EngageClient, operations, Page, PagePromise } from '../src/index.ts';
+import type { EngageAdminClient } from '../src/admin.ts';
+import type { APIPromise, EngageClient, operations, Page, PagePromise } from '../src/index.ts';
 import type { OperationId } from '../src/types.ts';
 import type { WebhookEvent } from '../src/webhooks.ts';
 

@@ -6,17 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { packageDir } from '../../../scripts/build/ensure-built.ts';
+import { bundleSize, MAIN_BUDGET_BYTES } from '../scripts/bundle-size.ts';
 import { renderPaths, SDK_PATHS_FILE } from '../scripts/render-paths.ts';
 
 const SDK_DIR = packageDir('sdk');
 const DIST_DIR = join(SDK_DIR, 'dist');
-
-/** The main entry's budget, minified and gzipped with everything it pulls in (openapi-fetch included). */
-const MAIN_BUDGET_BYTES = 8 * 1024;
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: SDK_DIR, encoding: 'utf8' });
 
@@ -30,40 +26,17 @@ const NODE20 = (() => {
   }
 })();
 
-/**
- * Leaves out what an entry imports dynamically (`webhooks.unwrap` loads the webhooks entry on first use):
- * a bundler splits it into a chunk of its own, fetched only when called.
- */
-const lazyImportsExternal: Plugin = {
-  name: 'lazy-imports-external',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
-  },
-};
-
-async function bundle(entry: string) {
-  const result = await build({
-    plugins: [lazyImportsExternal],
-    entryPoints: [join(DIST_DIR, entry)],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { gzipped: gzipSync(code, { level: 9 }).length, inputs: Object.keys(result.metafile.inputs) };
-}
+const bundle = (entry: string) => bundleSize(DIST_DIR, entry);
 
 describe('the built package', () => {
   it('loads with require (CommonJS) and import (ESM), with every export', () => {
     const script = `
       const sdk = require('@engagekit/sdk'); const wh = require('@engagekit/sdk/webhooks'); const v = require('@engagekit/sdk/validate');
+      const admin = require('@engagekit/sdk/admin');
       const c = sdk.createClient({ baseUrl: 'http://127.0.0.1:1', token: 't', uuid: 'u' });
-      console.log(JSON.stringify([typeof c.campaigns.list, typeof sdk.NotFoundError, typeof wh.verifyWebhook, typeof v.validateResponse]));`;
-    expect(JSON.parse(node(['-e', script]))).toEqual(['function', 'function', 'function', 'function']);
+      const a = admin.createAdminClient({ baseUrl: 'http://127.0.0.1:1', adminToken: 'a' });
+      console.log(JSON.stringify([typeof c.campaigns.list, typeof sdk.NotFoundError, typeof wh.verifyWebhook, typeof v.validateResponse, typeof a.companies.list]));`;
+    expect(JSON.parse(node(['-e', script]))).toEqual(['function', 'function', 'function', 'function', 'function']);
     const esm = `
       const sdk = await import('@engagekit/sdk'); const wh = await import('@engagekit/sdk/webhooks'); const v = await import('@engagekit/sdk/validate');
       console.log(JSON.stringify(Object.keys(sdk).sort()), typeof wh.signWebhook, typeof v.ResponseValidationError);`;
@@ -85,7 +58,6 @@ describe('the built package', () => {
         'PagePromise',
         'PermissionDeniedError',
         'RateLimitError',
-        'createAdminClient',
         'createClient',
       ].sort(),
     );
@@ -132,6 +104,7 @@ describe('the built package', () => {
           construct: (t, args) => (used.push(name), Reflect.construct(t, args)) });
       }
       await import('@engagekit/sdk');
+      await import('@engagekit/sdk/admin');
       await import('@engagekit/sdk/webhooks');
       await import('@engagekit/sdk/validate');
       console.log(JSON.stringify(used));`;

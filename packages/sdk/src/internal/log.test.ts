@@ -46,15 +46,15 @@ describe('createLog', () => {
   ])('at %s lets through %j', (level, methods) => {
     const { logger, lines } = recordingLogger();
     const log = createLog(level, logger);
-    log?.(0, 'e');
-    log?.(1, 'w');
-    log?.(3, 'd');
+    log?.('error', 'e');
+    log?.('warn', 'w');
+    log?.('debug', 'd');
     expect(lines.map(([method]) => method)).toEqual(methods);
   });
 
   it('prefixes every line with engagekit', () => {
     const { logger, lines } = recordingLogger();
-    createLog('error', logger)?.(0, 'GET https://api.test/x 500');
+    createLog('error', logger)?.('error', 'GET https://api.test/x 500');
     expect(lines).toEqual([['error', 'engagekit: GET https://api.test/x 500']]);
   });
 
@@ -71,8 +71,8 @@ describe('createLog', () => {
     vi.stubEnv('ENGAGEKIT_LOG', undefined);
     const { logger, lines } = recordingLogger();
     const log = createLog(undefined, logger);
-    log?.(1, 'w');
-    log?.(3, 'd');
+    log?.('warn', 'w');
+    log?.('debug', 'd');
     expect(lines.map(([method]) => method)).toEqual(['warn']);
     expect(createLog(undefined, undefined)).toBeUndefined();
   });
@@ -80,7 +80,7 @@ describe('createLog', () => {
   it('reads ENGAGEKIT_LOG when no level is given', () => {
     vi.stubEnv('ENGAGEKIT_LOG', 'debug');
     const { logger, lines } = recordingLogger();
-    createLog(undefined, logger)?.(3, 'd');
+    createLog(undefined, logger)?.('debug', 'd');
     expect(lines).toEqual([['debug', 'engagekit: d']]);
   });
 
@@ -89,8 +89,8 @@ describe('createLog', () => {
     expect(createLog('off', forbiddenLogger)).toBeUndefined();
     const { logger, lines } = recordingLogger();
     const log = createLog('error', logger);
-    log?.(3, 'd');
-    log?.(0, 'e');
+    log?.('debug', 'd');
+    log?.('error', 'e');
     expect(lines.map(([method]) => method)).toEqual(['error']);
   });
 

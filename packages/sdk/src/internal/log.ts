@@ -17,8 +17,8 @@ export interface Logger {
   debug(message: string, details?: unknown): void;
 }
 
-/** Writes `message` when the client's level lets `level` through (0 error, 1 warn, 3 debug). */
-export type Log = (level: 0 | 1 | 3, message: string) => void;
+/** Writes `message` at `level` when the client's level lets it through. */
+export type Log = (level: 'error' | 'warn' | 'debug', message: string) => void;
 
 /** The levels that log, in order: a level lets through its own and those before it. */
 const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -30,6 +30,11 @@ const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
  */
 export function createLog(level: LogLevel | undefined, logger: Logger | undefined): Log | undefined {
   // Read when a client is created, never at import: browsers and workerd have no `process`.
-  const rank = LEVELS.indexOf((level ?? globalThis.process?.env?.ENGAGEKIT_LOG ?? (logger && 'warn')) as 'warn');
-  return rank < 0 ? undefined : (at, message) => rank >= at && (logger ?? console)[LEVELS[at] as 'debug'](`engagekit: ${message}`);
+  const chosen = level ?? globalThis.process?.env?.ENGAGEKIT_LOG ?? (logger ? 'warn' : 'off');
+  const rank = LEVELS.indexOf(chosen as (typeof LEVELS)[number]);
+  if (rank < 0) return undefined;
+  const out = logger ?? console;
+  return (at, message) => {
+    if (LEVELS.indexOf(at) <= rank) out[at](`engagekit: ${message}`);
+  };
 }

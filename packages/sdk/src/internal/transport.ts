@@ -99,9 +99,15 @@ export interface RetryOptions {
   log?: Log | undefined;
 }
 
-/** Why an attempt ended without an answer: it timed out, or the caller aborted. */
-const TIMED_OUT = Symbol();
-const USER_ABORT = Symbol();
+/** Why an attempt ended without an answer. */
+const TIMED_OUT = Symbol('timed out');
+const USER_ABORT = Symbol('aborted by the caller');
+
+/** The log line of one attempt: the call, what came of it, which attempt, how long it took, and the request id. */
+function attemptLine(call: string, attempt: number, ms: number, response: Response | undefined, failure: EngageError | undefined): string {
+  const requestId = response?.headers.get('x-request-id');
+  return `${call} ${response ? response.status : failure?.message} (attempt ${attempt}, ${ms} ms${requestId ? `, x-request-id ${requestId}` : ''})`;
+}
 
 /**
  * Runs one attempt under a signal that aborts at `timeout` or when `user` aborts. Settles as soon as
@@ -165,7 +171,7 @@ export async function retrying<T extends { response: Response }>(
     if (user?.aborted) throw abortError();
     let result: T | undefined;
     let failure: EngageError | undefined;
-    const started = log && deps.now();
+    const started = log ? deps.now() : 0;
     try {
       result = await runAttempt(attempt, options.timeout, user);
     } catch (err) {
@@ -183,16 +189,14 @@ export async function retrying<T extends { response: Response }>(
     // Built only with logging on (the level was decided when the client was created). One line per
     // attempt, at the level of what came of it: debug when it ends the call well, warn when a retry
     // follows, error when the call failed for good. Headers are never logged.
-    const line =
-      log &&
-      `${options.describe()} ${result?.response.status ?? failure?.message} (attempt ${retry + 1}, ${deps.now() - (started as number)} ms, x-request-id ${result?.response.headers.get('x-request-id')})`;
+    const line = log ? attemptLine(options.describe(), retry + 1, deps.now() - started, result?.response, failure) : '';
     if (result ? !(isRetryableStatus(result.response.status) && retry < options.maxRetries) : retry >= options.maxRetries) {
-      log?.(result?.response.ok ? 3 : 0, line as string);
+      log?.(result?.response.ok ? 'debug' : 'error', line);
       if (failure) throw failure;
       return result as T;
     }
     const delay = retryDelay(retry, result?.response.headers, deps.random, deps.now());
-    log?.(1, `${line}; retrying in ${delay | 0} ms`);
+    log?.('warn', `${line}; retrying in ${Math.round(delay)} ms`);
     try {
       await deps.sleep(delay, user);
     } catch {

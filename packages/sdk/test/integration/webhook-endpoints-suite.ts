@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../../reference-server/test/receiver.ts';
-import { createAdminClient, type EngageAdminClient, type EngageClient, NotFoundError, PermissionDeniedError } from '../../src/index.ts';
+import { createAdminClient, type EngageAdminClient } from '../../src/admin.ts';
+import { type EngageClient, NotFoundError, PermissionDeniedError } from '../../src/index.ts';
 import { WebhookVerificationError } from '../../src/webhooks.ts';
 import type { SdkTarget } from './sdk-suite.ts';
 
