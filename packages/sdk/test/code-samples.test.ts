@@ -3,19 +3,16 @@
  * under `strict` against the built SDK, as a user's file importing `@engagekit/sdk` would: a sample
  * that names a method or a field the SDK does not have fails here.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { codeSample, createOpenApiDocument, sdkCalls } from '@engagekit/contract/document';
 import { describe, expect, it } from 'vitest';
 import { packageDir } from '../../../scripts/build/ensure-built.ts';
+import { strictTypecheck } from '../../../scripts/strict-typecheck.ts';
 
 const SDK_DIR = packageDir('sdk');
 // Inside the package, so `@engagekit/sdk` resolves to the package itself (its exports, its dist).
 const out = join(SDK_DIR, '.samples');
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 describe('the SDK calls in the API reference', () => {
   it('are on every operation of the document, and on its webhook', () => {
@@ -33,26 +30,6 @@ describe('the SDK calls in the API reference', () => {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     for (const id of Object.keys(sdkCalls) as (keyof typeof sdkCalls)[]) writeFileSync(join(out, `${id}.ts`), codeSample(id));
-    writeFileSync(
-      join(out, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: ['node'],
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        include: ['*.ts'],
-      }),
-    );
-    const result = await promisify(execFile)(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], { cwd: out }).then(
-      () => '',
-      (e: { stdout?: string }) => e.stdout ?? String(e),
-    );
-    expect(result).toBe('');
+    expect(await strictTypecheck(out)).toBe('');
   }, 120_000);
 });
