@@ -77,6 +77,24 @@ describe('createLog', () => {
     expect(createLog(undefined, undefined)).toBeUndefined();
   });
 
+  it('takes no level from the environment where reading it throws (Deno without --allow-env)', () => {
+    const env = process.env;
+    const refusing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('NotCapable: Requires env access to "ENGAGEKIT_LOG"');
+        },
+      },
+    );
+    Object.defineProperty(process, 'env', { value: refusing, configurable: true, writable: true });
+    try {
+      expect(createLog(undefined, undefined)).toBeUndefined();
+    } finally {
+      Object.defineProperty(process, 'env', { value: env, configurable: true, writable: true });
+    }
+  });
+
   it('reads ENGAGEKIT_LOG when no level is given', () => {
     vi.stubEnv('ENGAGEKIT_LOG', 'debug');
     const { logger, lines } = recordingLogger();

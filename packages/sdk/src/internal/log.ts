@@ -24,13 +24,24 @@ export type Log = (level: 'error' | 'warn' | 'debug', message: string) => void;
 const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
 /**
+ * `ENGAGEKIT_LOG`, read when a client is created, never at import: browsers and workerd have no
+ * `process`, and Deno without `--allow-env` throws on reading it (then there is none).
+ */
+function envLevel(): string | undefined {
+  try {
+    return globalThis.process?.env?.ENGAGEKIT_LOG;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The log of one client, or `undefined` when its level is `off`. The level is `level` if given, else the
  * `ENGAGEKIT_LOG` environment variable (where `process.env` exists; an unknown value means `off`), else
  * `warn` when a `logger` is given and `off` without one. Lines go to `logger`, else `console`.
  */
 export function createLog(level: LogLevel | undefined, logger: Logger | undefined): Log | undefined {
-  // Read when a client is created, never at import: browsers and workerd have no `process`.
-  const chosen = level ?? globalThis.process?.env?.ENGAGEKIT_LOG ?? (logger ? 'warn' : 'off');
+  const chosen = level ?? envLevel() ?? (logger ? 'warn' : 'off');
   const rank = LEVELS.indexOf(chosen as (typeof LEVELS)[number]);
   if (rank < 0) return undefined;
   const out = logger ?? console;
