@@ -108,17 +108,31 @@ export async function runtimeMatrix(o: RuntimeMatrixOptions): Promise<string[]> 
     });
   }
 
-  const page = join(project, 'runtime-browser-bundle.js');
-  const bundlePage = ['esbuild', 'sdk-runtime-in-browser.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${page}`];
   await step('runtime matrix, Chromium: the SDK bundled by esbuild in a page on loopback', async () => {
-    await named('Chromium', run('npx', bundlePage, { cwd: project, env }));
-    const { result, errors } = await runInChromium(page, new URLSearchParams({ ...(await newCompany(api, 'Chromium')) }));
-    const line = `a page running ${page} (from npx ${bundlePage.join(' ')})${errors.length ? `; page errors: ${errors.join('; ')}` : ''}`;
-    ran.push(`Chromium: ${expectChecks('Chromium', line, result, /HeadlessChrome\/\d/)}`);
+    ran.push(`Chromium: ${await checksInChromium(project, env, 'Chromium', await newCompany(api, 'Chromium'))}`);
   });
 
   await server.stop();
   return ran;
+}
+
+/**
+ * The checks (fixtures/sdk-runtime-checks.mjs) bundled by the project's esbuild for the browser and run
+ * in a page on loopback in Chromium, against the API `company.api` names; fails unless they saw what
+ * they should, and resolves to Chromium's user agent. `runtime` names the step in a failure.
+ */
+export async function checksInChromium(
+  project: string,
+  env: NodeJS.ProcessEnv,
+  runtime: string,
+  company: { api: string; token: string; uuid: string; companyId: string },
+): Promise<string> {
+  const page = join(project, 'runtime-browser-bundle.js');
+  const bundlePage = ['esbuild', 'sdk-runtime-in-browser.mjs', '--bundle', '--format=esm', '--platform=browser', `--outfile=${page}`];
+  await named(runtime, run('npx', bundlePage, { cwd: project, env }));
+  const { result, errors } = await runInChromium(page, new URLSearchParams(company));
+  const line = `a page running ${page} (from npx ${bundlePage.join(' ')})${errors.length ? `; page errors: ${errors.join('; ')}` : ''}`;
+  return expectChecks(runtime, line, result, /HeadlessChrome\/\d/);
 }
 
 /** A company and a token for it, made through the admin API, as the script's arguments. */
@@ -172,7 +186,7 @@ function expectChecks(runtime: string, line: string, seen: unknown, agent: RegEx
  * Loads `bundle` as the module of a page served from loopback, with `query` as the page's query, in
  * headless Chromium; resolves to the `window.__result` it leaves, and the page's errors.
  */
-export async function runInChromium(bundle: string, query: URLSearchParams): Promise<{ result: unknown; errors: string[] }> {
+async function runInChromium(bundle: string, query: URLSearchParams): Promise<{ result: unknown; errors: string[] }> {
   const html = `<!doctype html><meta charset="utf-8"><title>partner app</title><script type="module" src="/app.js"></script>`;
   const origin = createServer((req, res) => {
     if (req.url?.startsWith('/app.js')) res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(bundle));
