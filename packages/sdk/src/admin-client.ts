@@ -49,7 +49,8 @@ export interface EngageAdminClient {
  * Creates a client for the admin API, with the same transport, retries, errors and pagination as `createClient`.
  *
  * @example
- * import { createAdminClient, createClient } from '@engagekit/sdk';
+ * import { createAdminClient } from '@engagekit/sdk/admin';
+ * import { createClient } from '@engagekit/sdk';
  * const admin = createAdminClient({ baseUrl: 'https://api.example.com', adminToken: process.env.ENGAGEKIT_ADMIN_TOKEN });
  * const company = await admin.companies.create({ name: 'Verma Retail' });
  * const { token } = await admin.companies.tokens.create(company.uuid);
