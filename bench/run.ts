@@ -10,12 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
-import { mockHttp, mockInProcess, mockStartup } from './rows/mock.ts';
-import { report100k } from './rows/report.ts';
-import { sdkInProcess, sdkLoopback, sdkPrefetch, sdkSize } from './rows/sdk.ts';
-import { deepPage, serverRead } from './rows/server.ts';
-import { mockCampaignAdvance, mockRestoreVsReset } from './rows/twin.ts';
-import { deliveryLatency, deliveryRate } from './rows/webhooks.ts';
+import { benches as campaignBenches } from './rows/campaigns.ts';
+import { benches as mockBenches } from './rows/mock.ts';
+import { benches as reportBenches } from './rows/report.ts';
+import { benches as sdkBenches } from './rows/sdk.ts';
+import { benches as serverBenches } from './rows/server.ts';
+import { benches as twinBenches } from './rows/twin.ts';
+import { benches as webhookBenches } from './rows/webhooks.ts';
 
 // The PostgreSQL rows make their own databases on this server.
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
@@ -23,22 +24,15 @@ process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 /** Starts the line a child prints its rows on. */
 const ROW_MARK = 'bench-rows:';
 
+/** Every bench, in the order they run: each rows file lists its own. */
 const benches: Bench[] = [
-  sdkLoopback,
-  sdkInProcess,
-  sdkPrefetch,
-  sdkSize,
-  mockInProcess,
-  mockHttp,
-  mockStartup,
-  mockCampaignAdvance,
-  mockRestoreVsReset,
-  serverRead('postgres', 0.25),
-  serverRead('pglite', 0.1),
-  deepPage,
-  report100k,
-  deliveryRate,
-  deliveryLatency,
+  ...sdkBenches,
+  ...mockBenches,
+  ...twinBenches,
+  ...serverBenches,
+  ...reportBenches,
+  ...campaignBenches,
+  ...webhookBenches,
 ];
 
 /** `--row <id>`: run that one bench here and print its rows as JSON (what the parent process asks each child). */
@@ -112,7 +106,7 @@ if (filters.length === 0) {
   writeFileSync(
     new URL('./results/latest.json', import.meta.url),
     `${JSON.stringify(
-      rows.map(({ id, metric, ours, peer, ratio, unit, better }) => ({ id, metric, ours, peer, ratio, unit, better })),
+      rows.map(({ id, metric, ours, peer, ratio, unit, better, goal, met }) => ({ id, metric, ours, peer, ratio, unit, better, goal: goal ?? null, met: met ?? null })),
       null,
       2,
     )}\n`,

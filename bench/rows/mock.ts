@@ -185,3 +185,5 @@ export const mockStartup: Bench = {
     });
   },
 };
+
+export const benches: Bench[] = [mockInProcess, mockHttp, mockStartup];

@@ -64,3 +64,5 @@ export const report100k: Bench = {
     }
   },
 };
+
+export const benches: Bench[] = [report100k];

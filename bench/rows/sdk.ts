@@ -193,3 +193,5 @@ export const sdkSize: Bench = {
     });
   },
 };
+
+export const benches: Bench[] = [sdkLoopback, sdkInProcess, sdkPrefetch, sdkSize];

@@ -121,3 +121,5 @@ export const deepPage: Bench = {
     }
   },
 };
+
+export const benches: Bench[] = [serverRead('postgres', 0.25), serverRead('pglite', 0.1), deepPage];

@@ -99,3 +99,5 @@ export const mockRestoreVsReset: Bench = {
     }
   },
 };
+
+export const benches: Bench[] = [mockCampaignAdvance, mockRestoreVsReset];

@@ -138,3 +138,5 @@ export const deliveryLatency: Bench = {
     }
   },
 };
+
+export const benches: Bench[] = [deliveryRate, deliveryLatency];
