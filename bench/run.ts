@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { benches as campaignBenches } from './rows/campaigns.ts';
+import { benches as memoryBenches } from './rows/memory.ts';
 import { benches as mockBenches } from './rows/mock.ts';
 import { benches as reportBenches } from './rows/report.ts';
 import { benches as sdkBenches } from './rows/sdk.ts';
@@ -32,6 +33,7 @@ const benches: Bench[] = [
   ...serverBenches,
   ...reportBenches,
   ...campaignBenches,
+  ...memoryBenches,
   ...webhookBenches,
 ];
 

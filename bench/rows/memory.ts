@@ -1,0 +1,3 @@
+import type { Bench } from '../lib.ts';
+
+export const benches: Bench[] = [];
