@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { setupMockApi } from '@engagekit/mock-server/node';
 import { createClient } from '@engagekit/sdk';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
 import { freePort } from '../../packages/reference-server/test/helpers.ts';
 import { type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
 
@@ -58,59 +62,252 @@ async function opsPerSecond(call: () => Promise<unknown>, seconds = 3, concurren
   return n / ((performance.now() - t0) / 1000);
 }
 
-/** The in-process and MSW rows share one Prism figure, measured in the same run. */
+/** A campaign body the rows create. */
+const CAMPAIGN = { name: 'bench', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 'welcome' } } as const;
+
+/** SDK campaigns.get through `mock.fetch` vs the same SDK against Prism over HTTP, in turns. */
 export const mockInProcess: Bench = {
   id: 'mock.inprocess.vs-prism',
   async run() {
     const prism = await startPrism();
     const mock = setupMockApi({ baseUrl: 'http://mock.bench', seed: 1 });
     try {
-      const created = await createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch }).campaigns.create({
-        name: 'bench',
-        schedule_type: 'once',
-        schedule: '2030-01-15T10:00:00Z',
-        template_payload: { template_name: 'welcome' },
-      });
+      const created = await createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch }).campaigns.create(CAMPAIGN);
       const viaFetch = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch, maxRetries: 0 });
-      const viaMsw = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, maxRetries: 0 });
       // Prism drops kept-alive sockets now and then: the SDK's default retries carry its calls over that.
       const viaPrism = createClient({ baseUrl: prism.url, token: mock.company.token, uuid: mock.company.uuid });
-      const prismOps: number[] = [];
-      const fetchOps: number[] = [];
-      const mswOps: number[] = [];
-      for (let round = 0; round < 3; round++) {
-        fetchOps.push(await opsPerSecond(() => viaFetch.campaigns.get(created.id)));
-        prismOps.push(await opsPerSecond(() => viaPrism.campaigns.get(created.id)));
-      }
-      // MSW intercepts the global fetch (Prism's calls too) while it listens: its rounds come last.
-      await mock.listen();
-      for (let round = 0; round < 3; round++) mswOps.push(await opsPerSecond(() => viaMsw.campaigns.get(created.id)));
-      const prismMedian = median(prismOps);
-      return [
-        row({
-          id: 'mock.inprocess.vs-prism',
-          metric: 'SDK campaigns.get ops/s through mock.fetch vs Prism over HTTP',
-          ours: Math.round(median(fetchOps)),
-          peer: Math.round(prismMedian),
-          unit: 'ops/s',
-          better: 'higher',
-          goal: '>= 20',
-          check: (ratio) => ratio >= 20,
-        }),
-        row({
-          id: 'mock.msw.vs-prism',
-          metric: 'SDK campaigns.get ops/s through MSW interception vs Prism over HTTP',
-          ours: Math.round(median(mswOps)),
-          peer: Math.round(prismMedian),
-          unit: 'ops/s',
-          better: 'higher',
-          goal: 'report',
-        }),
-      ];
+      const r = await sideBySide(
+        3,
+        () => opsPerSecond(() => viaFetch.campaigns.get(created.id)),
+        () => opsPerSecond(() => viaPrism.campaigns.get(created.id)),
+      );
+      return row({
+        id: 'mock.inprocess.vs-prism',
+        metric: 'SDK campaigns.get ops/s through mock.fetch vs Prism over HTTP (10 concurrent callers)',
+        ours: Math.round(r.ours),
+        peer: Math.round(r.peer),
+        unit: 'ops/s',
+        better: 'higher',
+        goal: '>= 20',
+        check: (ratio) => ratio >= 20,
+      });
     } finally {
       await mock.close();
       await stop(prism.child);
     }
+  },
+};
+
+/**
+ * SDK campaigns.get through `mock.listen()` (MSW intercepting the global fetch) vs one handwritten MSW
+ * handler answering the same JSON. Only one MSW server may intercept at a time: each round listens and
+ * closes each side in turn (a new mock each round, same seed, so the same campaign id).
+ */
+export const mockMsw: Bench = {
+  id: 'mock.msw.vs-msw-handwritten',
+  async run() {
+    const baseUrl = 'http://mock.bench';
+    const probe = setupMockApi({ baseUrl, seed: 1 });
+    const auth = { baseUrl, token: probe.company.token, uuid: probe.company.uuid, maxRetries: 0 };
+    const created = await createClient({ ...auth, fetch: probe.fetch }).campaigns.create(CAMPAIGN);
+    const answer = await probe.fetch(`/agency/getCampaign/${created.id}?uuid=${probe.company.uuid}`, { headers: { authorization: `Bearer ${probe.company.token}` } });
+    const sameBody = (await answer.json()) as Record<string, unknown>;
+    await probe.close();
+    const client = createClient(auth);
+    const ours = async () => {
+      const mock = setupMockApi({ baseUrl, seed: 1 });
+      await createClient({ ...auth, fetch: mock.fetch }).campaigns.create(CAMPAIGN);
+      mock.listen({ onUnhandledFrame: 'error' });
+      try {
+        return await opsPerSecond(() => client.campaigns.get(created.id));
+      } finally {
+        await mock.close();
+      }
+    };
+    const peer = async () => {
+      const server = setupServer(http.get(`${baseUrl}/agency/getCampaign/:id`, () => HttpResponse.json(sameBody)));
+      server.listen({ onUnhandledFrame: 'error' });
+      try {
+        return await opsPerSecond(() => client.campaigns.get(created.id));
+      } finally {
+        server.close();
+      }
+    };
+    const r = await sideBySide(5, ours, peer);
+    return row({
+      id: 'mock.msw.vs-msw-handwritten',
+      metric: 'SDK campaigns.get ops/s through mock.listen() (MSW) vs one handwritten MSW handler answering the same JSON (10 concurrent callers)',
+      ours: Math.round(r.ours),
+      peer: Math.round(r.peer),
+      unit: 'ops/s',
+      better: 'higher',
+      goal: '>= 0.9',
+      check: (ratio) => ratio >= 0.9,
+    });
+  },
+};
+
+/** The three calls of one partner test case: create a campaign, get it, list the campaigns. */
+async function partnerCase(client: ReturnType<typeof createClient>, i: number) {
+  const campaign = await client.campaigns.create({ ...CAMPAIGN, name: `case ${i}` });
+  const again = await client.campaigns.get(campaign.id);
+  const page = await client.campaigns.list();
+  if (again.id !== campaign.id || page.data.length !== 1) throw new Error(`partner case ${i}: got ${again.id}, ${page.data.length} campaigns`);
+}
+
+const CASES = 1000;
+
+/**
+ * A partner's suite of 1,000 cases, each from a clean state then create + get + list through the SDK:
+ * on the mock (`mock.reset()` before each case, `mock.fetch`) vs what partners write today, handwritten
+ * MSW handlers for those three operations over an array cleared before each case (`resetHandlers()`).
+ */
+export const mockPartnerSuite: Bench = {
+  id: 'mock.partner-suite',
+  async run() {
+    const baseUrl = 'http://mock.bench';
+    const mock = setupMockApi({ baseUrl, seed: 1 });
+    const client = createClient({ baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch, maxRetries: 0 });
+    const ours = async () => {
+      const t0 = performance.now();
+      for (let i = 0; i < CASES; i++) {
+        await mock.reset();
+        await partnerCase(client, i);
+      }
+      return performance.now() - t0;
+    };
+    // The handwritten peer: what a partner's test file holds without the mock.
+    let campaigns: Record<string, unknown>[] = [];
+    const envelope = (data: unknown) => ({ success: true, message: 'ok', data });
+    const server = setupServer(
+      http.post(`${baseUrl}/agency/createCampaign`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        const now = new Date().toISOString();
+        const campaign = {
+          id: `cmp_${campaigns.length + 1}`,
+          uuid: mock.company.uuid,
+          status: 'scheduled',
+          days: null,
+          startDate: '2030-01-15',
+          endDate: null,
+          next_run_at: '2030-01-15T10:00:00.000Z',
+          created_at: now,
+          updated_at: now,
+          ...body,
+        };
+        campaigns.push(campaign);
+        return HttpResponse.json(envelope(campaign), { status: 201 });
+      }),
+      http.get(`${baseUrl}/agency/getCampaign/:id`, ({ params }) => {
+        const campaign = campaigns.find((c) => c.id === params.id);
+        return campaign ? HttpResponse.json(envelope(campaign)) : HttpResponse.json({ success: false, message: 'No campaign data found.' }, { status: 404 });
+      }),
+      http.get(`${baseUrl}/agency/getCampaignData`, ({ request }) => {
+        const url = new URL(request.url);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const limit = Number(url.searchParams.get('limit') ?? 10);
+        const data = campaigns.slice((page - 1) * limit, page * limit);
+        return HttpResponse.json({ ...envelope(data), pagination: { total: campaigns.length, page, limit, totalPages: Math.ceil(campaigns.length / limit) } });
+      }),
+    );
+    const viaMsw = createClient({ baseUrl, token: mock.company.token, uuid: mock.company.uuid, maxRetries: 0 });
+    const peer = async () => {
+      server.listen({ onUnhandledFrame: 'error' });
+      try {
+        const t0 = performance.now();
+        for (let i = 0; i < CASES; i++) {
+          server.resetHandlers();
+          campaigns = [];
+          await partnerCase(viaMsw, i);
+        }
+        return performance.now() - t0;
+      } finally {
+        server.close();
+      }
+    };
+    try {
+      const r = await sideBySide(3, ours, peer);
+      return row({
+        id: 'mock.partner-suite',
+        metric: `${CASES} test cases, each mock.reset() then SDK campaigns.create + get + list through mock.fetch, vs handwritten MSW handlers (array cleared, resetHandlers()); total ms`,
+        ours: Math.round(r.ours),
+        peer: Math.round(r.peer),
+        unit: 'ms',
+        better: 'lower',
+        goal: '<= 0.5',
+        check: (ratio) => ratio <= 0.5,
+      });
+    } finally {
+      await mock.close();
+    }
+  },
+};
+
+const HEAP_LIMIT_BYTES = 2 * 1024 * 1024;
+const HEAP_MOCKS = 20;
+
+/** 100 mixed requests a test might make: campaigns created, read and listed, orders added, customers listed. */
+async function hundredRequests(mock: ReturnType<typeof setupMockApi>) {
+  const client = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch, maxRetries: 0 });
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) ids.push((await client.campaigns.create({ ...CAMPAIGN, name: `c${i}` })).id);
+  for (let i = 0; i < 40; i++) await client.campaigns.get(ids[i % ids.length] as string);
+  for (let i = 0; i < 20; i++) await client.campaigns.list({ page: 1, limit: 10 });
+  for (let i = 0; i < 20; i++) {
+    await client.orders.add({
+      company_id: mock.company.company_id,
+      company_order_id: `ORD-${i}`,
+      totalAmount: 10 + i,
+      firstName: `C${i}`,
+      phoneNumber: `+1415555${String(i).padStart(4, '0')}`,
+      postalCode: '94107',
+      streetAddress1: '1 Market St',
+    });
+  }
+  for (let i = 0; i < 10; i++) await client.customers.list({ page: 1, limit: 10 });
+}
+
+/** Heap one `setupMockApi()` retains after 100 requests (20 mocks kept alive, averaged), vs a 2 MB limit. */
+export const mockInstanceHeap: Bench = {
+  id: 'mock.instance.heap',
+  async run() {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        gc();
+      }
+      return process.memoryUsage().heapUsed;
+    };
+    // A first mock loads and compiles what every mock shares (modules, schemas): not one instance's cost.
+    const warm = setupMockApi({ seed: 1 });
+    await hundredRequests(warm);
+    await warm.close();
+    const perMock: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const before = await settle();
+      const kept = [];
+      for (let i = 0; i < HEAP_MOCKS; i++) {
+        const mock = setupMockApi({ seed: i + 1 });
+        await hundredRequests(mock);
+        kept.push(mock);
+      }
+      const after = await settle();
+      perMock.push((after - before) / kept.length);
+      for (const mock of kept) await mock.close();
+    }
+    const ours = Math.round(median(perMock) / 1024);
+    return row({
+      id: 'mock.instance.heap',
+      metric: `heap retained by one setupMockApi() after 100 mixed requests through mock.fetch (${HEAP_MOCKS} mocks kept alive, after gc, median of 3 rounds), vs a 2 MB limit`,
+      ours,
+      peer: HEAP_LIMIT_BYTES / 1024,
+      unit: 'KiB',
+      better: 'lower',
+      goal: '<= 1',
+      check: (ratio) => ratio <= 1,
+    });
   },
 };
 
@@ -186,4 +383,4 @@ export const mockStartup: Bench = {
   },
 };
 
-export const benches: Bench[] = [mockInProcess, mockHttp, mockStartup];
+export const benches: Bench[] = [mockInProcess, mockMsw, mockPartnerSuite, mockInstanceHeap, mockHttp, mockStartup];
