@@ -1,16 +1,16 @@
 /**
- * What an entry of the built SDK costs an app: bundled with everything it imports statically
- * (openapi-fetch included), minified for the browser and gzipped. What it imports dynamically is left
- * out: a bundler splits it into a chunk of its own, fetched only when called (`webhooks.unwrap` loads
- * the webhooks entry on first use). The package test holds the main entry to its budget with it, and
- * the `sdk.size` benchmark row reports it.
+ * What an entry of the built SDK costs an app: bundled with everything it imports statically,
+ * minified for the browser and gzipped. What it imports dynamically is left out: a bundler splits it
+ * into a chunk of its own, fetched only when called (`webhooks.unwrap` loads the webhooks entry on first
+ * use, a low-level client's first request loads openapi-fetch). The package test holds the main entry
+ * to its budget with it, and the `sdk.size` benchmark row reports it.
  */
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 
 /** The main entry's budget in bytes, minified and gzipped. */
-export const MAIN_BUDGET_BYTES = 8 * 1024;
+export const MAIN_BUDGET_BYTES = 6 * 1024;
 
 const lazyImportsExternal: Plugin = {
   name: 'lazy-imports-external',

@@ -142,7 +142,8 @@ export interface EngageClient {
   };
   /**
    * The low-level openapi-fetch clients (same auth, retries and timeout), for anything the resources do not
-   * cover. They return `{ data, error, response }` instead of throwing on error statuses.
+   * cover. They return `{ data, error, response }` instead of throwing on error statuses. openapi-fetch is
+   * loaded with their first request, so apps that never use them do not carry it.
    */
   api: {
     /** Agency and admin paths on `baseUrl`. */

@@ -3,7 +3,7 @@ import type { RawResult } from '../api-promise.ts';
 import { APIError, EngageError } from '../errors.ts';
 import type { OperationId } from '../types.ts';
 import type { Log } from './log.ts';
-import { type FetchLike, isWrite, newIdempotencyKey, retrying, send } from './transport.ts';
+import { type FetchLike, isWrite, newIdempotencyKey, retrying, type SendOptions } from './transport.ts';
 
 /** Options every method takes last, overriding the client's for one call. */
 export interface RequestOptions {
@@ -87,8 +87,11 @@ function errorBody(text: string): unknown {
 
 /** The client's request plumbing, shared by its resources and its low-level clients. */
 export interface Requester {
-  /** The fetch the low-level openapi-fetch clients use for a call with these options: it retries and times out each request. */
-  fetchFor(options: RequestOptions | undefined): (request: Request) => Promise<Response>;
+  /**
+   * How a low-level openapi-fetch client sends a request with these options (`send` of transport.ts): the
+   * client's fetch, looked up now, its retries, timeout and log.
+   */
+  sendOptions(options: RequestOptions | undefined): SendOptions;
   /**
    * Sends one resource call: one fetch per attempt (the URL and an init), retried and timed out
    * as the options say. Resolves to the parsed body of a successful answer; rejects with the `APIError`
@@ -134,17 +137,16 @@ export function createRequester(config: RequesterConfig): Requester {
   };
 
   return {
-    fetchFor(options) {
+    sendOptions(options) {
       if (options) checkLimits('request options', options);
-      return (request) =>
-        send(request, {
-          fetch: currentFetch(),
-          maxRetries: options?.maxRetries ?? config.maxRetries,
-          timeout: options?.timeout ?? config.timeout,
-          signal: options?.signal,
-          idempotencyKey: options?.idempotencyKey,
-          log: config.log,
-        });
+      return {
+        fetch: currentFetch(),
+        maxRetries: options?.maxRetries ?? config.maxRetries,
+        timeout: options?.timeout ?? config.timeout,
+        signal: options?.signal,
+        idempotencyKey: options?.idempotencyKey,
+        log: config.log,
+      };
     },
     async call<D>(spec: CallSpec, options: RequestOptions | undefined, unwrap = false): Promise<RawResult<D>> {
       if (options) checkLimits('request options', options);

@@ -1,7 +1,6 @@
 /** What `createClient` and `createAdminClient` share: their option checks, the request plumbing and the low-level clients. */
-import createFetchClient, { type Client } from 'openapi-fetch';
 import { EngageError } from '../errors.ts';
-import type { paths } from '../generated/paths.ts';
+import { type LowLevelClient, lazyClient } from './lazy-client.ts';
 import { createLog, type Logger, type LogLevel } from './log.ts';
 import { checkLimits, createRequester, type Requester, type ResponseValidator } from './request.ts';
 import type { FetchLike } from './transport.ts';
@@ -41,7 +40,7 @@ export function createTransport(
   options: TransportOptions,
   token: string,
   orderBaseUrl: string,
-): { requester: Requester; lowLevel: (baseUrl: string) => Client<paths, 'application/json'> } {
+): { requester: Requester; lowLevel: (baseUrl: string) => LowLevelClient } {
   check(
     where,
     isAbsoluteUrl(options.baseUrl),
@@ -60,6 +59,8 @@ export function createTransport(
     validateResponse: options.validateResponse,
     log: createLog(options.logLevel, options.logger),
   });
-  const lowLevel = (baseUrl: string) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch: requester.fetchFor(undefined) });
+  // Loaded on first use, so the main entry does not carry openapi-fetch.
+  const lowLevel = (baseUrl: string) =>
+    lazyClient(async () => (await import('./low-level.ts')).createLowLevelClient(baseUrl, headers, requester));
   return { requester, lowLevel };
 }
