@@ -36,7 +36,12 @@ describe('lazyClient', () => {
 
   it('applies use and eject made before the load, in order, and those after it at once', async () => {
     const { client } = counted();
-    const tag = (value: string): Middleware => ({ onRequest: ({ request }) => (request.headers.set('x-mw', value), request) });
+    const tag = (value: string): Middleware => ({
+      onRequest({ request }) {
+        request.headers.set('x-mw', value);
+        return request;
+      },
+    });
     const first = tag('first');
     const second = tag('second');
     client.use(first, second);

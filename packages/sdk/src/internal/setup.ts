@@ -60,7 +60,6 @@ export function createTransport(
     log: createLog(options.logLevel, options.logger),
   });
   // Loaded on first use, so the main entry does not carry openapi-fetch.
-  const lowLevel = (baseUrl: string) =>
-    lazyClient(async () => (await import('./low-level.ts')).createLowLevelClient(baseUrl, headers, requester));
+  const lowLevel = (baseUrl: string) => lazyClient(async () => (await import('./low-level.ts')).createLowLevelClient(baseUrl, headers, requester));
   return { requester, lowLevel };
 }
