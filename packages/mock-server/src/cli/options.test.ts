@@ -14,6 +14,7 @@ describe('parseCli', () => {
       dataFile: undefined,
       rateLimitPerMinute: 0,
       manualClock: false,
+      codeCache: true,
     });
   });
 
@@ -51,6 +52,10 @@ describe('parseCli', () => {
       manualClock: true,
       adminToken: 'a-long-enough-token',
     });
+  });
+
+  it('starts without the code cache given NODE_DISABLE_COMPILE_CACHE, as Node does', () => {
+    expect(parseCli([], { NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({ codeCache: false });
   });
 
   it('keeps a seed that is not a number as a string', () => {
