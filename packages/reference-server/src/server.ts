@@ -18,6 +18,7 @@ import { createRandomIds } from './ids.ts';
 import { createRuntime } from './runtime.ts';
 import { openSqlStore } from './store/sql/open.ts';
 import { StoreConflictError } from './store/types.ts';
+import { createNodeTransport } from './webhooks/node-transport.ts';
 
 /** Where Scalar's self-contained browser bundle lives, so /docs works offline. */
 function scalarBundlePath(): string | undefined {
@@ -136,7 +137,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
             baseUrl: config.WHATSAPP_API_URL,
           })
         : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE }),
-    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE },
+    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, transport: createNodeTransport() },
     campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS },
   });
   await runtime.start();

@@ -3,7 +3,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { upsertOrder } from '../src/domain/orders.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import type { CompanyRecord, EndpointRecord, Store } from '../src/store/types.ts';
-import { createDispatcher, type DispatcherOptions } from '../src/webhooks/dispatcher.ts';
+import { createDispatcher, type DispatcherOptions, shouldClaim } from '../src/webhooks/dispatcher.ts';
+import { createNodeTransport } from '../src/webhooks/node-transport.ts';
 import { startReceiver } from './receiver.ts';
 
 const now = () => new Date().toISOString();
@@ -16,7 +17,7 @@ afterEach(async () => {
 
 const order = { totalAmount: 10, firstName: 'Asha', phoneNumber: '+919800000001', postalCode: '1', streetAddress1: 'x' };
 
-async function setup(store: Store, endpoint: Partial<EndpointRecord> & { url: string }, opts: Partial<DispatcherOptions> = {}) {
+async function setupDispatcher(store: Store, endpoint: Partial<EndpointRecord> & { url: string }, opts: Partial<DispatcherOptions> = {}) {
   const company: CompanyRecord = { uuid: crypto.randomUUID(), company_id: `C${counter++}`, name: 'Co', timezone: 'UTC', created_at: now() };
   await store.createCompany(company);
   const ep = await store.createEndpoint({
@@ -52,11 +53,20 @@ async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 
   );
 }
 
-for (const kind of ['memory', 'pglite'] as const) {
-  describe(`webhook dispatcher on the ${kind} store`, () => {
+// The server sends through node:http (createNodeTransport); the mock, and any other caller, through fetch.
+for (const [kind, via] of [
+  ['memory', 'fetch'],
+  ['pglite', 'fetch'],
+  ['memory', 'node:http'],
+] as const) {
+  describe(`webhook dispatcher on the ${kind} store, sending through ${via}`, () => {
     // One PGlite for the block (it takes seconds to start); companies keep the tests apart.
     let shared: Store | undefined;
     afterAll(async () => shared?.close());
+    const transport = via === 'node:http' ? createNodeTransport() : undefined;
+    afterAll(() => transport?.close());
+    const setup = (store: Store, endpoint: Partial<EndpointRecord> & { url: string }, opts: Partial<DispatcherOptions> = {}) =>
+      setupDispatcher(store, endpoint, { ...(transport ? { transport } : {}), ...opts });
     const makeStore = async () => {
       if (kind === 'pglite') {
         shared ??= await openSqlStore({ memory: true });
@@ -194,3 +204,19 @@ for (const kind of ['memory', 'pglite'] as const) {
     });
   });
 }
+
+describe('shouldClaim', () => {
+  const base = { window: 256, idle: false, news: false, backlog: false };
+  it('claims with any free slot on news of due work, or when idle', () => {
+    expect(shouldClaim({ ...base, room: 1, news: true })).toBe(true);
+    expect(shouldClaim({ ...base, room: 256, idle: true })).toBe(true);
+  });
+  it('refills in batches, once half the window is free, while more may be due', () => {
+    expect(shouldClaim({ ...base, room: 127, backlog: true })).toBe(false);
+    expect(shouldClaim({ ...base, room: 128, backlog: true })).toBe(true);
+  });
+  it('claims nothing after a claim that came back short, nor with the window full', () => {
+    expect(shouldClaim({ ...base, room: 200 })).toBe(false);
+    expect(shouldClaim({ ...base, room: 0, news: true, backlog: true })).toBe(false);
+  });
+});

@@ -4,6 +4,7 @@ import { webhookTargetProblem } from '../domain/webhook-target.ts';
 import type { AttemptOutcome, ClaimedDelivery, Store } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
 import { signedHeaders } from './sign.ts';
+import { fetchTransport, type WebhookTransport } from './transport.ts';
 
 /** Options of the webhook dispatcher; every one has a default but the store. */
 export interface DispatcherOptions {
@@ -16,8 +17,10 @@ export interface DispatcherOptions {
   allowPrivate?: boolean;
   /** Resolves target hosts, to refuse private addresses again at delivery time (DNS can change). */
   resolveHost?: HostResolver | undefined;
-  /** How attempts are sent. Default: the global fetch. The mock passes its own. */
+  /** How attempts are sent, when no `transport` is given. Default: the global fetch. The mock passes its own. */
   fetch?: (request: Request) => Promise<Response>;
+  /** How attempts are sent; wins over `fetch`. The server on Node passes `createNodeTransport()`. Default: `fetchTransport(fetch)`. */
+  transport?: WebhookTransport;
   /** Attempts in flight at once. Default 64. */
   concurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
@@ -51,33 +54,18 @@ export interface Dispatcher {
   settle(): Promise<void>;
 }
 
-const EXCERPT_BYTES = 512;
-
 /** Runs `f` after the I/O already queued (setImmediate in Node; a timer where there is none, as in browsers). */
 const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
-/** Reads at most `max` bytes of a response body as text. */
-async function excerpt(res: Response, max = EXCERPT_BYTES): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < max) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-  }
-  await reader.cancel().catch(() => {});
-  const all = new Uint8Array(Math.min(size, max));
-  let at = 0;
-  for (const c of chunks) {
-    const part = c.subarray(0, Math.min(c.byteLength, all.byteLength - at));
-    all.set(part, at);
-    at += part.byteLength;
-    if (at >= all.byteLength) break;
-  }
-  return new TextDecoder().decode(all);
+/**
+ * Whether the dispatcher claims now, given `room` free places of the `window` of deliveries it may hold.
+ * News (work queued, a due time reached, a start) or an idle dispatcher claims with any free place.
+ * Otherwise it refills in batches, once half the window is free, and only while the last claim filled
+ * every free place (more may be due): one claim per finished attempt would cost a statement per delivery.
+ */
+export function shouldClaim(s: { room: number; window: number; idle: boolean; news: boolean; backlog: boolean }): boolean {
+  if (s.room <= 0) return false;
+  return s.news || s.idle || (s.backlog && s.room >= Math.ceil(s.window / 2));
 }
 
 /**
@@ -93,7 +81,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
-  const send = options.fetch ?? ((r: Request) => fetch(r));
+  const send = options.transport ?? fetchTransport(options.fetch ?? ((r: Request) => fetch(r)));
   const concurrency = options.concurrency ?? 64;
   const timeoutMs = options.attemptTimeoutMs ?? 15_000;
   const leaseMs = options.leaseMs ?? 6_000;
@@ -103,7 +91,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const random = options.random ?? Math.random;
   const claimToken = `dsp_${crypto.randomUUID()}`;
 
-  const inFlight = new Map<string, Promise<void>>();
+  // Claimed deliveries, until their attempt is recorded: their leases are renewed and stop() waits for
+  // them. Of those, `queue` waits for a slot and `sending` (at most `concurrency`) waits for an answer;
+  // a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
+  // claims the next batch while half the window is still queued or in flight, so neither the claim's
+  // round trip nor the recording holds sending up.
+  const window = 4 * concurrency;
+  const held = new Map<string, Promise<void>>();
+  let queue: { claimed: ClaimedDelivery; release: () => void }[] = [];
+  let sending = 0;
+  const room = () => Math.max(0, window - held.size);
   let running = false;
   let loop: Promise<void> | undefined;
   let wakeUp: (() => void) | undefined;
@@ -111,37 +108,59 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let unsubscribe: (() => Promise<void>) | undefined;
   let renewTimer: ReturnType<typeof setInterval> | undefined;
 
-  // Finished attempts are written in batches: one statement for all that finish in the same moment.
+  // Finished attempts are written in batches, one statement at a time: those that finish while one runs
+  // go into the next. With batchWrites off, each is written at once.
   let batch: { id: string; claimToken: string; outcome: AttemptOutcome; done: (kept: boolean) => void; failed: (e: unknown) => void }[] = [];
+  let writing = false;
   function finish(id: string, claimToken: string, outcome: AttemptOutcome): Promise<boolean> {
     return new Promise((done, failed) => {
       batch.push({ id, claimToken, outcome, done, failed });
-      if (!batchWrites) flush();
-      else if (batch.length === 1) soon(flush);
+      if (!batchWrites) void write();
+      else if (!writing) {
+        writing = true;
+        soon(async () => {
+          while (batch.length > 0) await write();
+          writing = false;
+        });
+      }
     });
   }
-  function flush() {
+  async function write() {
     const items = batch;
     batch = [];
-    store.finishAttempts(items, clock.now().toISOString()).then(
-      (kept) => {
-        for (const item of items) item.done(kept.has(item.id));
-      },
-      (e) => {
-        for (const item of items) item.failed(e);
-      },
-    );
+    try {
+      const kept = await store.finishAttempts(items, clock.now().toISOString());
+      for (const item of items) item.done(kept.has(item.id));
+    } catch (e) {
+      for (const item of items) item.failed(e);
+    }
   }
 
+  // What the loop looks at before claiming (see shouldClaim): news of due work, and whether the last claim filled every free slot.
+  let news = true;
+  let backlog = false;
+  let lastClaimAt = -Infinity;
+
+  /** Queued work or a due time: claim at once (a free slot is enough). */
   function wake() {
+    news = true;
+    nudge();
+  }
+
+  /** An attempt finished: its slot is free, which alone claims nothing until enough are (see shouldClaim). */
+  function nudge() {
     woken = true;
     wakeUp?.();
   }
 
+  /** Sleeps `ms` unless nudged; a sleep that runs its course is news (a delivery may be due now). */
   function sleep(ms: number) {
     return new Promise<void>((resolve) => {
       if (woken) return resolve();
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => {
+        news = true;
+        done();
+      }, ms);
       function done() {
         clearTimeout(timer);
         wakeUp = undefined;
@@ -151,7 +170,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
-  async function attempt(claimed: ClaimedDelivery): Promise<void> {
+  /** Sends one attempt, calls `answered` once its outcome is known, then records it. */
+  async function attempt(claimed: ClaimedDelivery, answered: () => void): Promise<void> {
     const { delivery, endpoint, payload } = claimed;
     const started = clock.now();
     const attemptNo = delivery.attempt_count + 1;
@@ -167,18 +187,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } else {
       const secrets = [endpoint.secret, ...endpoint.previous_secrets.filter((p) => p.expires_at > started.toISOString()).map((p) => p.secret)];
       try {
-        const res = await send(
-          new Request(endpoint.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
-            body,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
-          }),
-        );
-        statusCode = res.status;
-        retryAfterS = parseRetryAfter(res.headers.get('retry-after'), clock.now());
-        responseExcerpt = await excerpt(res).catch(() => null);
+        const answer = await send({
+          url: endpoint.url,
+          headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
+          body,
+          timeoutMs,
+        });
+        statusCode = answer.status;
+        retryAfterS = parseRetryAfter(answer.retryAfter, clock.now());
+        responseExcerpt = answer.excerpt;
       } catch (e) {
         const name = (e as Error)?.name;
         error =
@@ -206,6 +223,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const next = nextAttemptAt({ schedule, attemptsMade: attemptNo, now, retryAfterS, jitter, random });
       outcome = next ? { attempt: record, status: 'retry', nextAttemptAt: next.toISOString() } : { attempt: record, status: 'failed', nextAttemptAt: null };
     }
+    answered();
     const kept = await finish(delivery.id, claimed.claimToken, outcome);
     const log = {
       delivery: delivery.id,
@@ -222,7 +240,32 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     else logger.warn(log, 'webhook attempt failed');
   }
 
-  /** Claims up to `room` due deliveries and starts an attempt of each; returns how many it claimed. */
+  /** Starts queued attempts while a slot is free. */
+  function pump() {
+    while (sending < concurrency) {
+      const next = queue.shift();
+      if (!next) return;
+      const id = next.claimed.delivery.id;
+      sending++;
+      let answered = false;
+      const freeSlot = () => {
+        if (answered) return;
+        answered = true;
+        sending--;
+        pump();
+      };
+      attempt(next.claimed, freeSlot)
+        .catch((err) => logger.error({ err, delivery: id }, 'webhook attempt crashed'))
+        .finally(() => {
+          freeSlot();
+          held.delete(id);
+          next.release();
+          nudge();
+        });
+    }
+  }
+
+  /** Claims up to `room` due deliveries and queues an attempt of each; returns how many it claimed. */
   async function claimAndSend(room: number): Promise<number> {
     const now = clock.now();
     let claimed: ClaimedDelivery[] = [];
@@ -237,36 +280,41 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
     for (const c of claimed) {
-      const p = attempt(c)
-        .catch((err) => logger.error({ err, delivery: c.delivery.id }, 'webhook attempt crashed'))
-        .finally(() => {
-          inFlight.delete(c.delivery.id);
-          wake();
-        });
-      inFlight.set(c.delivery.id, p);
+      let release = () => {};
+      held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
+      queue.push({ claimed: c, release });
     }
+    pump();
     return claimed.length;
   }
 
   async function settle() {
     for (;;) {
-      const room = concurrency - inFlight.size;
-      const claimed = room > 0 ? await claimAndSend(room) : 0;
-      if (claimed === 0 && inFlight.size === 0) return;
-      await Promise.allSettled([...inFlight.values()]);
+      const free = room();
+      const claimed = free > 0 ? await claimAndSend(free) : 0;
+      if (claimed === 0 && held.size === 0) return;
+      await Promise.allSettled([...held.values()]);
     }
   }
 
   async function run() {
     while (running) {
       woken = false;
-      const room = concurrency - inFlight.size;
-      const claimed = room > 0 ? await claimAndSend(room) : 0;
+      if (performance.now() - lastClaimAt >= pollMs) news = true;
+      const free = room();
+      if (shouldClaim({ room: free, window, idle: held.size === 0, news, backlog })) {
+        news = false;
+        lastClaimAt = performance.now();
+        backlog = (await claimAndSend(free)) === free;
+      }
       if (!running) break;
-      // A full batch: more may be due right now.
-      if (claimed > 0 && claimed === room) continue;
-      // Otherwise sleep until the next delivery falls due (at most pollMs; one due already but not
-      // claimable is leased elsewhere or its endpoint is disabled). A queued write or a finished attempt wakes it.
+      if (held.size > 0) {
+        // Answers and records coming in nudge it; it looks for due work again at least every pollMs.
+        await sleep(Math.max(0, lastClaimAt + pollMs - performance.now()));
+        continue;
+      }
+      // Nothing in flight: sleep until the next delivery falls due (at most pollMs; one due already but
+      // not claimable is leased elsewhere or its endpoint is disabled). Queued work wakes it.
       let waitMs = pollMs;
       const due = await store.nextDeliveryDue().catch(() => null);
       if (due) {
@@ -284,9 +332,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       unsubscribe = await store.onDeliveriesQueued(wake);
       renewTimer = setInterval(
         () => {
-          if (inFlight.size === 0) return;
+          if (held.size === 0) return;
           const until = new Date(clock.now().getTime() + leaseMs).toISOString();
-          store.extendClaims([...inFlight.keys()], claimToken, until).catch((err) => logger.warn({ err }, 'renewing webhook claims failed'));
+          store.extendClaims([...held.keys()], claimToken, until).catch((err) => logger.warn({ err }, 'renewing webhook claims failed'));
         },
         Math.max(50, Math.floor(leaseMs / 3)),
       );
@@ -297,7 +345,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       running = false;
       wake();
       await loop;
-      await Promise.race([Promise.allSettled([...inFlight.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
+      // Queued attempts never start: their claims lapse after leaseMs, when any dispatcher sends them.
+      for (const { claimed, release } of queue) {
+        held.delete(claimed.delivery.id);
+        release();
+      }
+      queue = [];
+      await Promise.race([Promise.allSettled([...held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
       if (renewTimer) clearInterval(renewTimer);
       await unsubscribe?.();
     },

@@ -1,0 +1,69 @@
+/** One webhook POST, as the dispatcher hands it to a transport. */
+export interface WebhookPost {
+  url: string;
+  /** Every header to send but `content-length`, which the transport sets. */
+  headers: Record<string, string>;
+  body: string;
+  /** Time allowed for the answer, its body excerpt included. */
+  timeoutMs: number;
+}
+
+/** What the receiver answered: its status, its Retry-After header and the start of its body. */
+export interface WebhookAnswer {
+  status: number;
+  retryAfter: string | null;
+  /** The first EXCERPT_BYTES of the body as text; null when it could not be read. */
+  excerpt: string | null;
+}
+
+/**
+ * Sends one webhook POST, never following a redirect (a 3xx is the answer). Rejects with an error
+ * named `TimeoutError` when no answer comes within `timeoutMs`, and with the connection's own error
+ * when it cannot connect.
+ */
+export type WebhookTransport = (post: WebhookPost) => Promise<WebhookAnswer>;
+
+/** How much of a receiver's answer is kept with the attempt. */
+export const EXCERPT_BYTES = 512;
+
+/** Reads at most `max` bytes of a response body as text; null when the body cannot be read. */
+async function excerpt(res: Response, max = EXCERPT_BYTES): Promise<string | null> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = res.body.getReader();
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+    await reader.cancel().catch(() => {});
+  } catch {
+    return null;
+  }
+  const all = new Uint8Array(Math.min(size, max));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, Math.min(c.byteLength, all.byteLength - at));
+    all.set(part, at);
+    at += part.byteLength;
+    if (at >= all.byteLength) break;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/**
+ * A transport over a `fetch(Request)`: the global fetch by default, or the mock's own (it runs in
+ * browsers and service workers too).
+ *
+ * @example
+ * const transport = fetchTransport((request) => fetch(request));
+ */
+export function fetchTransport(send: (request: Request) => Promise<Response>): WebhookTransport {
+  return async ({ url, headers, body, timeoutMs }) => {
+    const res = await send(new Request(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) }));
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), excerpt: await excerpt(res) };
+  };
+}
