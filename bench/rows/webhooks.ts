@@ -39,8 +39,15 @@ async function receiver() {
 }
 
 const N = 3000;
+/** The delivery rate the dispatcher is held to, events/s. */
+const RATE_LIMIT = 3000;
+/** The commit-to-delivery p50 it is held to, ms. */
+const LATENCY_LIMIT_MS = 10;
 
-/** Events/s the dispatcher delivers to a loopback receiver (PostgreSQL), against what a bare concurrent client gets from that receiver. */
+/**
+ * Events/s the dispatcher delivers to a loopback receiver (PostgreSQL), against a 3,000 events/s limit;
+ * the note gives what a bare concurrent client gets from that receiver in the same run.
+ */
 export const deliveryRate: Bench = {
   id: 'webhooks.delivery.rate',
   async run() {
@@ -81,13 +88,14 @@ export const deliveryRate: Bench = {
       const peer = median(peerRates);
       return row({
         id: 'webhooks.delivery.rate',
-        metric: `events/s delivered to a loopback receiver (PostgreSQL, ${N} queued at once)`,
+        metric: `events/s delivered to a loopback receiver (PostgreSQL, ${N} queued at once, median of 3 rounds), against a ${RATE_LIMIT.toLocaleString('en')} events/s limit`,
         ours: Math.round(median(rates)),
-        peer: Math.round(peer),
+        peer: RATE_LIMIT,
         unit: 'events/s',
         better: 'higher',
-        goal: 'ours >= 1,000/s',
-        check: (_, ours) => ours >= 1000,
+        goal: '>= 1',
+        check: (ratio) => ratio >= 1,
+        note: `rounds ${rates.map((r) => Math.round(r)).join(', ')} events/s; the receiver's own capacity, a bare client with 32 connections POSTing to it: ${Math.round(peer)} req/s`,
       });
     } finally {
       await s.stop();
@@ -105,6 +113,9 @@ export const deliveryLatency: Bench = {
     try {
       await s.call('POST', `/api/v2/companies/${s.uuid}/webhooks`, ADMIN_TOKEN, { url: rx.url });
       const latencies: number[] = [];
+      // Of each latency: until the addOrder answer, and from it to the event's arrival (where the dispatcher's share shows).
+      const answered: number[] = [];
+      const afterAnswer: number[] = [];
       for (let i = 0; i < 200; i++) {
         const before = rx.arrivals.length;
         // From the request that commits the order: an upper bound of commit-to-delivery.
@@ -118,19 +129,25 @@ export const deliveryLatency: Bench = {
           postalCode: '1',
           streetAddress1: 'x',
         });
+        const answeredAt = performance.timeOrigin + performance.now();
         await rx.until(before + 1, 10_000);
-        latencies.push((rx.arrivals[before]?.at ?? sent) - sent);
+        const arrivedAt = rx.arrivals[before]?.at ?? sent;
+        latencies.push(arrivedAt - sent);
+        answered.push(answeredAt - sent);
+        afterAnswer.push(arrivedAt - answeredAt);
       }
       const p50 = Math.round(median(latencies.slice(20)) * 10) / 10;
+      const round = (ms: number) => Math.round(ms * 10) / 10;
       return row({
         id: 'webhooks.latency.p50',
-        metric: `commit-to-delivery p50, measured from the addOrder request (p95 ${Math.round(percentile(latencies.slice(20), 95) * 10) / 10} ms), PostgreSQL`,
+        metric: `commit-to-delivery p50 over 180 orders, measured from the addOrder request, PostgreSQL, against a ${LATENCY_LIMIT_MS} ms limit`,
         ours: p50,
-        peer: null,
+        peer: LATENCY_LIMIT_MS,
         unit: 'ms',
         better: 'lower',
-        goal: 'ours <= 50 ms',
-        check: (_, ours) => ours <= 50,
+        goal: '<= 1',
+        check: (ratio) => ratio <= 1,
+        note: `p95 ${round(percentile(latencies.slice(20), 95))} ms; of the p50, the addOrder answer took ${round(median(answered.slice(20)))} ms (p50) and its event arrived ${round(median(afterAnswer.slice(20)))} ms after it (p50)`,
       });
     } finally {
       await s.stop();
