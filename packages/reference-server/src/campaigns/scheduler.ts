@@ -19,7 +19,10 @@ export interface SchedulerOptions {
    * the run; renewed every third of it while the run goes. Default 10 s.
    */
   leaseMs?: number;
-  /** Customers read a page at a time. Default 200. */
+  /**
+   * Customers read a page at a time. Default 1000: each page is a read that skips the pages before it,
+   * and with a channel that takes a page in flight, two writes (the campaigns.send.rate row).
+   */
   pageSize?: number;
 }
 
@@ -59,7 +62,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     claimToken,
     leaseUntil: () => lease().toISOString(),
     renewEveryMs: leaseMs / 3,
-    pageSize: options.pageSize ?? 200,
+    pageSize: options.pageSize ?? 1000,
     stopping: () => stopping,
   };
 

@@ -14,8 +14,11 @@ import { createCampaign } from './campaigns.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport } from './reports.ts';
 
-/** A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves. */
-function recordingChannel(hangOn?: number): ChannelAdapter & { sent: OutboundMessage[]; hung: Promise<void> } {
+/**
+ * A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves.
+ * `inFlight` is the channel's (1 when not given).
+ */
+function recordingChannel(hangOn?: number, inFlight?: number): ChannelAdapter & { sent: OutboundMessage[]; hung: Promise<void> } {
   const inner = createSimulatedChannel({ failureRate: 0 });
   const sent: OutboundMessage[] = [];
   let hang: () => void = () => {};
@@ -24,6 +27,7 @@ function recordingChannel(hangOn?: number): ChannelAdapter & { sent: OutboundMes
   });
   return {
     name: 'recording',
+    ...(inFlight === undefined ? {} : { inFlight }),
     sent,
     hung,
     async send(m) {
@@ -96,7 +100,7 @@ forEveryStore((kind, makeStore) => {
       expect(await scheduler.tick()).toBe(1);
       expect(channel.sent.map((m) => m.template.body[0]).sort()).toEqual(['C0', 'C1', 'C2', 'C3', 'C4']);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed', next_run_at: null, endDate: '2026-01-05' });
-      const totals = await store.messageTotals(company.uuid);
+      const totals = await store.messageTotals(company.uuid, [campaign.id]);
       expect(totals.company).toEqual({ total: 5, sent: 5, delivered: expect.any(Number), read: expect.any(Number), failed: 0 });
       expect(totals.campaigns.get(campaign.id)).toMatchObject({ total: 5, runs: 1, last_run_at: '2026-01-05T09:00:00.000Z' });
       expect(await scheduler.tick()).toBe(0);
@@ -113,7 +117,7 @@ forEveryStore((kind, makeStore) => {
       await scheduler.tick();
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'scheduled', next_run_at: '2026-01-12T09:00:00.000Z' });
       expect(channel.sent).toHaveLength(4);
-      expect((await store.messageTotals(company.uuid)).campaigns.get(campaign.id)?.runs).toBe(2);
+      expect((await store.messageTotals(company.uuid, [campaign.id])).campaigns.get(campaign.id)?.runs).toBe(2);
     });
 
     it('marks a run failed when every message failed', async () => {
@@ -130,7 +134,7 @@ forEveryStore((kind, makeStore) => {
       const b = recordingChannel();
       await Promise.all([createScheduler({ store, channel: a, clock, ids }).tick(), createScheduler({ store, channel: b, clock, ids }).tick()]);
       expect(a.sent.length + b.sent.length).toBe(20);
-      expect((await store.messageTotals(company.uuid)).company.total).toBe(20);
+      expect((await store.messageTotals(company.uuid, [])).company.total).toBe(20);
     });
 
     it('keeps its claim through a page of slow sends longer than the lease, so no other runner takes the run over', async () => {
@@ -171,6 +175,36 @@ forEveryStore((kind, makeStore) => {
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed')).toEqual([expect.objectContaining({ error: expect.stringContaining('interrupted') })]);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('sends a slice at a time through a channel that takes many messages in flight, counting every message', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(7);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const channel = recordingChannel(undefined, Number.POSITIVE_INFINITY);
+      expect(await createScheduler({ store, channel, clock, ids, pageSize: 3 }).tick()).toBe(1);
+      expect(channel.sent.map((m) => m.template.body[0]).sort()).toEqual(['C0', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
+      const totals = await store.messageTotals(company.uuid, [campaign.id]);
+      expect(totals.company).toMatchObject({ total: 7, sent: 7, failed: 0 });
+      expect(totals.campaigns.get(campaign.id)).toMatchObject({ total: 7, sent: 7, runs: 1 });
+      expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('resumes a run of a many-in-flight channel: the slice left without answers is marked failed, and nobody is messaged twice', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(8);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const dying = recordingChannel(5, Number.POSITIVE_INFINITY); // the second page (customers 4 to 6) never gets all its answers
+      void createScheduler({ store, channel: dying, clock, ids, leaseMs: 30_000, pageSize: 3 }).tick();
+      await dying.hung;
+      clock.advance(31_000);
+      const second = recordingChannel();
+      expect(await createScheduler({ store, channel: second, clock, ids, leaseMs: 30_000 }).tick()).toBe(1);
+      const phones = [...dying.sent, ...second.sent].map((m) => m.to);
+      expect(new Set(phones).size).toBe(phones.length);
+      expect(second.sent).toHaveLength(2);
+      const run = await store.listRunMessages(campaign.id, '2026-01-05T09:00:00.000Z');
+      expect(run).toHaveLength(8);
+      expect(run.filter((m) => m.status === 'failed').map((m) => m.error)).toEqual(Array(3).fill(expect.stringContaining('interrupted')));
+      expect((await store.messageTotals(company.uuid, [campaign.id])).company).toMatchObject({ total: 8, sent: 5, failed: 3 });
     });
 
     it('judges a resumed run on all its messages: sends before the crash make it completed though every later one failed', async () => {

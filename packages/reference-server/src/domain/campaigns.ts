@@ -9,7 +9,7 @@ import { renderTemplate } from '../campaigns/render.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../context.ts';
 import type { IdGenerator } from '../ids.ts';
-import type { CampaignRecord, CompanyRecord, Store, WriteContext } from '../store/types.ts';
+import type { CampaignRecord, CompanyRecord, CustomerRecord, MessageOutcome, MessageRecord, Store, WriteContext } from '../store/types.ts';
 import { nextRecurringRun } from './schedule.ts';
 
 /** What a new campaign is made of, as the API takes it. */
@@ -130,13 +130,23 @@ export interface RunContext {
 
 const INTERRUPTED = 'interrupted: the run stopped before the channel answered; not sent again';
 
+/** `items` in consecutive slices of at most `size` (size >= 1; Infinity gives one slice). */
+export function slices<T>(items: readonly T[], size: number): T[][] {
+  const step = Math.max(1, Math.floor(Math.min(size, items.length || 1)));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
+  return out;
+}
+
 /**
  * Runs a claimed campaign for its due time (`next_run_at`): the template, rendered for each customer
- * of the company, sent through the channel, one message recorded per customer before it is sent, so
- * whoever records it is the only one who sends it. A run that stopped midway (a crash) is resumed:
- * customers already messaged are skipped, and a message left without an answer is marked failed
- * rather than sent twice. A shutdown hands the run back, due as it was. The claim is renewed every
- * `renewEveryMs` of the run, so the lease of a runner that died runs out soon and another resumes it.
+ * of the company, sent through the channel, each message recorded before it is sent, so whoever
+ * records it is the only one who sends it. Messages go in slices of the channel's `inFlight` (1 unless
+ * it says otherwise): a slice is recorded in one write, sent, and its outcomes recorded in one write.
+ * A run that stopped midway (a crash) is resumed: customers already messaged are skipped, and a
+ * message left without an answer is marked failed rather than sent twice. A shutdown hands the run
+ * back, due as it was. The claim is renewed every `renewEveryMs` of the run, so the lease of a runner
+ * that died runs out soon and another resumes it.
  */
 export async function runCampaign(run: RunContext, campaign: CampaignRecord): Promise<void> {
   const { store, channel, clock, logger } = run;
@@ -148,12 +158,14 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
   // The run's outcome counts the messages of a run that stopped midway too.
   let sent = 0;
   let failed = 0;
+  const unanswered: MessageOutcome[] = [];
   for (const m of await store.listRunMessages(campaign.id, runKey)) {
     done.add(m.customer_id);
-    if (m.status === 'pending') await store.updateMessage(m.id, { status: 'failed', error: INTERRUPTED, provider_message_id: null }, clock.now().toISOString());
+    if (m.status === 'pending') unanswered.push({ id: m.id, status: 'failed', error: INTERRUPTED, provider_message_id: null });
     if (m.status === 'pending' || m.status === 'failed') failed++;
     else sent++;
   }
+  await store.updateMessages(unanswered, clock.now().toISOString());
 
   let renewedAt = clock.now().getTime();
   /** Renews the claim once `renewEveryMs` has passed since the last renewal; false when it was lost to another runner. */
@@ -165,42 +177,57 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
     return false;
   };
 
-  for (let page = 1; ; page++) {
-    const { items } = await store.listCustomers(company.uuid, { page, limit: run.pageSize });
-    for (const customer of items) {
-      if (run.stopping()) {
-        await store.finishCampaignRun(campaign.id, run.claimToken, { status: 'scheduled', next_run_at: runKey, endDate: null }, clock.now().toISOString());
-        logger.info({ campaign: campaign.id, runKey, sent, failed }, 'campaign run paused for shutdown; it resumes on the next claim');
-        return;
-      }
-      if (done.has(customer.id)) continue;
+  /** Records, sends and settles one slice of customers: one write before the sends, one after. */
+  const sendSlice = async (customers: CustomerRecord[]) => {
+    const now = clock.now().toISOString();
+    const outbound = customers.map((customer) => {
       const template = renderTemplate(campaign.template_payload, customer);
-      const now = clock.now().toISOString();
-      const message = {
+      const record: MessageRecord = {
         id: run.ids.newId('msg'),
         company_uuid: company.uuid,
         campaign_id: campaign.id,
         customer_id: customer.id,
         phone_number: customer.phoneNumber,
         run_key: runKey,
-        status: 'pending' as const,
+        status: 'pending',
         error: null,
         provider_message_id: null,
         variables: template.variables,
         created_at: now,
         updated_at: now,
       };
-      if (!(await store.insertMessage(message))) continue;
-      const result = await channel
-        .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}`, campaignId: campaign.id, runKey, customerId: customer.id })
-        .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
-      await store.updateMessage(
-        message.id,
-        { status: result.status, error: result.error, provider_message_id: result.providerMessageId },
-        clock.now().toISOString(),
-      );
-      if (result.status === 'failed') failed++;
+      return { record, customer, template };
+    });
+    const recorded = await store.insertMessages(outbound.map((m) => m.record));
+    const outcomes = await Promise.all(
+      outbound
+        .filter((m) => recorded.has(m.record.id))
+        .map(async ({ record, customer, template }): Promise<MessageOutcome> => {
+          const result = await channel
+            .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}`, campaignId: campaign.id, runKey, customerId: customer.id })
+            .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
+          return { id: record.id, status: result.status, error: result.error, provider_message_id: result.providerMessageId };
+        }),
+    );
+    await store.updateMessages(outcomes, clock.now().toISOString());
+    for (const o of outcomes) {
+      if (o.status === 'failed') failed++;
       else sent++;
+    }
+  };
+
+  for (let page = 1; ; page++) {
+    const { items } = await store.listCustomers(company.uuid, { page, limit: run.pageSize });
+    for (const slice of slices(
+      items.filter((customer) => !done.has(customer.id)),
+      channel.inFlight ?? 1,
+    )) {
+      if (run.stopping()) {
+        await store.finishCampaignRun(campaign.id, run.claimToken, { status: 'scheduled', next_run_at: runKey, endDate: null }, clock.now().toISOString());
+        logger.info({ campaign: campaign.id, runKey, sent, failed }, 'campaign run paused for shutdown; it resumes on the next claim');
+        return;
+      }
+      await sendSlice(slice);
       if (!(await keepClaim())) return;
     }
     // Also between pages: a page of customers messaged before a crash is skipped without a send.

@@ -1,5 +1,5 @@
 import { copy } from './copy.ts';
-import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageRecord, type MessageTotals } from './types.ts';
+import { type CampaignMessageTotals, type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageRecord, type MessageTotals } from './types.ts';
 
 const empty = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
 
@@ -77,37 +77,45 @@ export function createMemoryCampaignRuns(deps: {
       return true;
     },
 
-    async insertMessage(message) {
-      const key = `${message.campaign_id}\u0000${message.run_key}\u0000${message.customer_id}`;
-      if (byRunCustomer.has(key)) return false;
-      byRunCustomer.set(key, message.id);
-      messages.set(message.id, copy(message));
-      const t = totalsFor(message);
-      countIntoFunnel(t.company, message.status, 1);
-      countIntoFunnel(t.campaign, message.status, 1);
-      t.campaign.runs.add(message.run_key);
-      return true;
+    async insertMessages(batch) {
+      const inserted = new Set<string>();
+      for (const message of batch) {
+        const key = `${message.campaign_id}\u0000${message.run_key}\u0000${message.customer_id}`;
+        if (byRunCustomer.has(key)) continue;
+        byRunCustomer.set(key, message.id);
+        messages.set(message.id, copy(message));
+        const t = totalsFor(message);
+        countIntoFunnel(t.company, message.status, 1);
+        countIntoFunnel(t.campaign, message.status, 1);
+        t.campaign.runs.add(message.run_key);
+        inserted.add(message.id);
+      }
+      return inserted;
     },
 
-    async updateMessage(id, patch, now) {
-      const m = messages.get(id);
-      if (!m) return;
-      const t = totalsFor(m);
-      countIntoFunnel(t.company, m.status, -1);
-      countIntoFunnel(t.campaign, m.status, -1);
-      Object.assign(m, patch, { updated_at: now });
-      countIntoFunnel(t.company, m.status, 1);
-      countIntoFunnel(t.campaign, m.status, 1);
+    async updateMessages(outcomes, now) {
+      for (const { id, ...patch } of outcomes) {
+        const m = messages.get(id);
+        if (!m) continue;
+        const t = totalsFor(m);
+        countIntoFunnel(t.company, m.status, -1);
+        countIntoFunnel(t.campaign, m.status, -1);
+        Object.assign(m, patch, { updated_at: now });
+        countIntoFunnel(t.company, m.status, 1);
+        countIntoFunnel(t.campaign, m.status, 1);
+      }
     },
 
     async listRunMessages(campaignId, runKey) {
       return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => copy(m));
     },
 
-    async messageTotals(companyUuid) {
+    async messageTotals(companyUuid, campaignIds) {
       const t = totals.get(companyUuid);
-      const campaigns = new Map<string, MessageTotals & { runs: number; last_run_at: string | null }>();
-      for (const [id, c] of t?.campaigns ?? []) {
+      const campaigns = new Map<string, CampaignMessageTotals>();
+      for (const id of campaignIds) {
+        const c = t?.campaigns.get(id);
+        if (!c) continue;
         const { runs, ...counts } = c;
         campaigns.set(id, { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null });
       }

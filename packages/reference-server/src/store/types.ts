@@ -71,6 +71,15 @@ export interface MessageTotals {
   failed: number;
 }
 
+/** A campaign's message totals, with its runs (distinct run keys) and the last of them. */
+export interface CampaignMessageTotals extends MessageTotals {
+  runs: number;
+  last_run_at: string | null;
+}
+
+/** The outcome the channel gave a message. */
+export type MessageOutcome = Pick<MessageRecord, 'id' | 'status' | 'error' | 'provider_message_id'>;
+
 /** Adds `n` messages of `status` to funnel totals (`sent` includes delivered and read, `delivered` includes read). */
 export function countIntoFunnel(t: MessageTotals, status: string, n: number): void {
   t.total += n;
@@ -87,8 +96,8 @@ export type CampaignRunMethods = Pick<
   | 'nextCampaignDue'
   | 'extendCampaignClaim'
   | 'finishCampaignRun'
-  | 'insertMessage'
-  | 'updateMessage'
+  | 'insertMessages'
+  | 'updateMessages'
   | 'listRunMessages'
   | 'messageTotals'
   | 'releaseExpiredCampaignClaims'
@@ -288,14 +297,21 @@ export interface Store {
    * False (nothing written) when the claim was lost.
    */
   finishCampaignRun(id: string, claimToken: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
-  /** Records a message unless the run already has one for that customer; true when it was inserted. */
-  insertMessage(message: MessageRecord): Promise<boolean>;
-  /** Sets a message's outcome. */
-  updateMessage(id: string, patch: Pick<MessageRecord, 'status' | 'error' | 'provider_message_id'>, now: string): Promise<void>;
+  /**
+   * Records messages, in one write with their counts and runs, each unless its run already has one for
+   * that customer; gives the ids it inserted.
+   */
+  insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
+  /** Sets messages' outcomes, in one write with their counts. */
+  updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
   /** The messages of one run (to resume it). */
   listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
-  /** Message outcome totals of the company, and per campaign with its runs (distinct run keys) and last run. */
-  messageTotals(companyUuid: string): Promise<{ company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: number; last_run_at: string | null }> }>;
+  /**
+   * Message outcome totals of the company, and of each of `campaignIds` (of that company) that has
+   * messages, with its runs (distinct run keys) and last run. Read from the counts kept with every
+   * message write, never from the messages.
+   */
+  messageTotals(companyUuid: string, campaignIds: readonly string[]): Promise<{ company: MessageTotals; campaigns: Map<string, CampaignMessageTotals> }>;
   /** Releases the company's leases that ran out (a runner died) on campaigns still `running`, setting them to `status`; returns how many. */
   releaseExpiredCampaignClaims(companyUuid: string, now: string, status: CampaignRecord['status']): Promise<number>;
 

@@ -1,5 +1,13 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageTotals } from '../types.ts';
+import {
+  type CampaignMessageTotals,
+  type CampaignRecord,
+  type CampaignRunMethods,
+  countIntoFunnel,
+  type MessageOutcome,
+  type MessageRecord,
+  type MessageTotals,
+} from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaigns, messages } from './schema.ts';
@@ -78,40 +86,55 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
       return rows.length > 0;
     },
 
-    async insertMessage(m) {
-      // One statement: the message, its status count and its run, or nothing when the run already has one for that customer.
+    async insertMessages(batch) {
+      if (batch.length === 0) return new Set();
+      // One statement for the whole batch: the messages, their status counts and their runs; a message
+      // whose run already has one for that customer is left out, and so are its counts. Each column goes
+      // as one array parameter, so the statement's text and its parameters stay the same size for any batch.
+      const column = (pick: (m: MessageRecord) => string | null) => sql`${sql.param(batch.map(pick))}::text[]`;
       const result = await db.execute(sql`
         WITH ins AS (
           INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
-          VALUES (${m.id}, ${m.company_uuid}, ${m.campaign_id}, ${m.customer_id}, ${m.phone_number}, ${m.status}, ${m.error}, ${m.run_key}, ${m.provider_message_id},
-                  ${JSON.stringify(m.variables)}::jsonb, ${m.created_at}, ${m.updated_at})
+          SELECT id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables::jsonb, created_at::timestamptz, updated_at::timestamptz
+            FROM unnest(${column((m) => m.id)}, ${column((m) => m.company_uuid)}, ${column((m) => m.campaign_id)}, ${column((m) => m.customer_id)},
+                        ${column((m) => m.phone_number)}, ${column((m) => m.status)}, ${column((m) => m.error)}, ${column((m) => m.run_key)},
+                        ${column((m) => m.provider_message_id)}, ${column((m) => JSON.stringify(m.variables))}, ${column((m) => m.created_at)}, ${column((m) => m.updated_at)})
+                 AS m (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
           ON CONFLICT DO NOTHING
-          RETURNING company_uuid, campaign_id, status, run_key),
+          RETURNING id, company_uuid, campaign_id, status, run_key),
         counted AS (
-          INSERT INTO message_counts (company_uuid, campaign_id, status, n) SELECT company_uuid, campaign_id, status, 1 FROM ins
-          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + 1),
+          INSERT INTO message_counts (company_uuid, campaign_id, status, n)
+          SELECT company_uuid, campaign_id, status, count(*) FROM ins GROUP BY company_uuid, campaign_id, status
+          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + excluded.n),
         run AS (
-          INSERT INTO campaign_runs (company_uuid, campaign_id, run_key) SELECT company_uuid, campaign_id, run_key FROM ins
+          INSERT INTO campaign_runs (company_uuid, campaign_id, run_key) SELECT DISTINCT company_uuid, campaign_id, run_key FROM ins
           ON CONFLICT DO NOTHING)
-        SELECT count(*)::int AS inserted FROM ins`);
-      return Number(rowsOf(result)[0]?.inserted ?? 0) > 0;
+        SELECT id FROM ins`);
+      return new Set(rowsOf(result).map((r) => r.id as string));
     },
 
-    async updateMessage(id, patch, now) {
-      // One statement: the new outcome, and the status counts moved from the old status to the new one.
+    async updateMessages(outcomes, now) {
+      if (outcomes.length === 0) return;
+      const column = (pick: (o: MessageOutcome) => string | null) => sql`${sql.param(outcomes.map(pick))}::text[]`;
+      // One statement: the new outcomes, and the status counts moved from each old status to the new one,
+      // summed per (campaign, status) so each count row is written once.
       await db.execute(sql`
-        WITH old AS (SELECT id, status FROM messages WHERE id = ${id} FOR UPDATE),
+        WITH patch AS (
+          SELECT * FROM unnest(${column((o) => o.id)}, ${column((o) => o.status)}, ${column((o) => o.error)}, ${column((o) => o.provider_message_id)})
+                     AS p (id, status, error, provider_message_id)),
+        old AS (SELECT m.id, m.status FROM messages AS m JOIN patch ON m.id = patch.id FOR UPDATE OF m),
         upd AS (
-          UPDATE messages AS m SET status = ${patch.status}, error = ${patch.error}, provider_message_id = ${patch.provider_message_id}, updated_at = ${now}
-            FROM old WHERE m.id = old.id
+          UPDATE messages AS m SET status = patch.status, error = patch.error, provider_message_id = patch.provider_message_id, updated_at = ${now}
+            FROM patch, old WHERE m.id = patch.id AND old.id = m.id
           RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, m.status AS new_status),
-        dec AS (
-          UPDATE message_counts AS c SET n = c.n - 1 FROM upd
-           WHERE upd.old_status <> upd.new_status AND c.campaign_id = upd.campaign_id AND c.status = upd.old_status),
-        inc AS (
+        moved AS (
+          SELECT company_uuid, campaign_id, old_status AS status, -1 AS n FROM upd WHERE old_status <> new_status
+          UNION ALL
+          SELECT company_uuid, campaign_id, new_status, 1 FROM upd WHERE old_status <> new_status),
+        counted AS (
           INSERT INTO message_counts (company_uuid, campaign_id, status, n)
-          SELECT company_uuid, campaign_id, new_status, 1 FROM upd WHERE old_status <> new_status
-          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + 1)
+          SELECT company_uuid, campaign_id, status, sum(n) FROM moved GROUP BY company_uuid, campaign_id, status
+          ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + excluded.n)
         SELECT 1`);
     },
 
@@ -122,15 +145,25 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
         .where(and(eq(messages.campaign_id, campaignId), eq(messages.run_key, runKey)));
     },
 
-    async messageTotals(companyUuid) {
-      const counts = rowsOf(await db.execute(sql`SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = ${companyUuid}`));
-      const runs = rowsOf(
-        await db.execute(
-          sql`SELECT campaign_id, count(*)::int AS runs, max(run_key) AS last_run FROM campaign_runs WHERE company_uuid = ${companyUuid} GROUP BY campaign_id`,
-        ),
+    async messageTotals(companyUuid, campaignIds) {
+      // The company's totals from its count rows (a few per campaign), the campaigns' from their own rows
+      // by key; the three reads go together (on PostgreSQL, on connections of their own). No campaign has
+      // the empty id, which keeps `IN (...)` valid for an empty list.
+      const ids = sql.join(
+        (campaignIds.length > 0 ? campaignIds : ['']).map((id) => sql`${id}`),
+        sql`, `,
       );
+      const [companyCounts, counts, runs] = await Promise.all([
+        db.execute(sql`SELECT status, sum(n)::int AS n FROM message_counts WHERE company_uuid = ${companyUuid} GROUP BY status`),
+        db.execute(sql`SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids})`),
+        db.execute(
+          sql`SELECT campaign_id, count(*)::int AS runs, max(run_key) AS last_run FROM campaign_runs
+               WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids}) GROUP BY campaign_id`,
+        ),
+      ]);
       const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
-      const campaignsMap = new Map<string, MessageTotals & { runs: number; last_run_at: string | null }>();
+      for (const r of rowsOf(companyCounts)) countIntoFunnel(company, r.status as string, Number(r.n));
+      const campaignsMap = new Map<string, CampaignMessageTotals>();
       const entry = (id: string) => {
         let e = campaignsMap.get(id);
         if (!e) {
@@ -139,14 +172,8 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
         }
         return e;
       };
-      for (const r of counts) {
-        const e = entry(r.campaign_id as string);
-        const n = Number(r.n);
-        const status = r.status as string;
-        countIntoFunnel(e, status, n);
-        countIntoFunnel(company, status, n);
-      }
-      for (const r of runs) Object.assign(entry(r.campaign_id as string), { runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
+      for (const r of rowsOf(counts)) countIntoFunnel(entry(r.campaign_id as string), r.status as string, Number(r.n));
+      for (const r of rowsOf(runs)) Object.assign(entry(r.campaign_id as string), { runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
       return { company, campaigns: campaignsMap };
     },
 

@@ -236,13 +236,16 @@ function sqlMethods(
       // and the total is the company's last seq (counting the rows would read all of them on every page).
       // seq is a 32-bit integer: bounds past its largest value are held to it (such a page is empty), or
       // PostgreSQL refuses the parameter.
+      // The page and the total are read together (on PostgreSQL, on connections of their own).
       const from = Math.min(pageOffset(page), MAX_INT32);
-      const items = await db
-        .select(campaignColumns)
-        .from(campaigns)
-        .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, Math.min(from + page.limit, MAX_INT32))))
-        .orderBy(campaigns.seq);
-      const [counter] = await db.select({ seq: companies.campaign_seq }).from(companies).where(eq(companies.uuid, companyUuid));
+      const [items, [counter]] = await Promise.all([
+        db
+          .select(campaignColumns)
+          .from(campaigns)
+          .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, Math.min(from + page.limit, MAX_INT32))))
+          .orderBy(campaigns.seq),
+        db.select({ seq: companies.campaign_seq }).from(companies).where(eq(companies.uuid, companyUuid)),
+      ]);
       return { items, total: counter?.seq ?? 0 };
     },
     async updateCampaign(companyUuid, id, patch, now) {
@@ -278,8 +281,12 @@ function sqlMethods(
 
     async listCustomers(companyUuid, page) {
       const where = eq(customers.company_uuid, companyUuid);
-      const items = await db.select().from(customers).where(where).orderBy(customers.created_at, customers.id).limit(page.limit).offset(pageOffset(page));
-      return { items, total: await total(customers, where) };
+      // The page and the total are read together (on PostgreSQL, on connections of their own).
+      const [items, n] = await Promise.all([
+        db.select().from(customers).where(where).orderBy(customers.created_at, customers.id).limit(page.limit).offset(pageOffset(page)),
+        total(customers, where),
+      ]);
+      return { items, total: n };
     },
 
     async createEndpoint(endpoint) {
