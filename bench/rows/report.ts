@@ -2,67 +2,95 @@ import pg from 'pg';
 import { type Bench, median, row } from '../lib.ts';
 import { benchServer } from './setup.ts';
 
-const LIMIT_MS = 100;
+const LIMIT_MS = 10;
+const CAMPAIGNS = 1_000;
+const CUSTOMERS = 1_000;
+const MESSAGES = CAMPAIGNS * CUSTOMERS;
 
-/** reportingCampaign latency with 100,000 messages over 100 campaigns (PostgreSQL), against a 100 ms limit. */
-export const report100k: Bench = {
-  id: 'server.report.100k-messages',
+/**
+ * reportingCampaign latency with 1,000,000 messages over 1,000 campaigns (PostgreSQL), against a 10 ms
+ * limit. The data is what 1,000 completed runs to 1,000 customers leave behind, written with SQL the
+ * way the store writes it: the messages, their counts by campaign and status, and the runs.
+ */
+export const report1m: Bench = {
+  id: 'server.report.1m-messages',
   async run() {
-    const s = await benchServer('postgres');
+    // BENCH_PROF_DIR=<dir> writes a CPU profile of the server process there (when it stops).
+    const s = await benchServer('postgres', process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {});
+    const db = new pg.Client({ connectionString: s.databaseUrl });
     try {
-      await s.call('POST', `/api/v2/companies/${s.uuid}/customers`, 'bench-admin-token-0123456789', {
-        customers: [{ phoneNumber: '+14155550100', firstName: 'Bench' }],
-      });
-      const db = new pg.Client({ connectionString: s.databaseUrl });
       await db.connect();
+      // The customers, as the admin import stores them.
       await db.query(
-        `INSERT INTO campaigns (id, company_uuid, seq, name, status, schedule_type, schedule, template_payload, created_at, updated_at)
-         SELECT 'cmp_r' || g, $1, g + 1, 'report ' || g, 'completed', 'once', '2025-01-01', c.template_payload, now(), now()
-           FROM generate_series(1, 99) AS g, (SELECT template_payload FROM campaigns WHERE company_uuid = $1 LIMIT 1) AS c`,
+        `INSERT INTO customers (id, company_uuid, phone_number, name, first_name, last_name, email, source, orders_count, orders_amount, created_at, updated_at)
+         SELECT 'cus_r' || lpad(g::text, 4, '0'), $1, '+1415' || lpad(g::text, 7, '0'), 'Customer' || g, 'Customer' || g, NULL, NULL, 'import', 0, 0, now(), now()
+           FROM generate_series(1, ${CUSTOMERS}) AS g`,
         [s.uuid],
       );
-      await db.query('UPDATE companies SET campaign_seq = 100 WHERE uuid = $1', [s.uuid]);
+      // 999 more campaigns (the bench server made one), each completed after one run, with the per-company seq the store keeps.
       await db.query(
-        `INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, run_key, created_at, updated_at)
-         SELECT 'msg_' || g, $1, 'cmp_r' || (g % 99 + 1), 'cus_' || g, '+1415' || lpad(g::text, 7, '0'),
-                (ARRAY['sent','delivered','read','read','failed'])[g % 5 + 1], '2025-01-01T00:00:00.000Z', now(), now()
-           FROM generate_series(1, 100000) AS g`,
+        `INSERT INTO campaigns (id, company_uuid, seq, name, status, schedule_type, schedule, template_payload, end_date, next_run_at, created_at, updated_at)
+         SELECT 'cmp_r' || lpad(g::text, 4, '0'), $1, g + 1, 'report ' || g, 'completed', 'once', '2025-01-01', c.template_payload, '2025-01-01', NULL, now(), now()
+           FROM generate_series(1, ${CAMPAIGNS - 1}) AS g, (SELECT template_payload FROM campaigns WHERE company_uuid = $1 LIMIT 1) AS c`,
         [s.uuid],
       );
-      // The counters the store keeps beside every message write, as the scheduler would have left them.
+      await db.query(`UPDATE companies SET campaign_seq = ${CAMPAIGNS} WHERE uuid = $1`, [s.uuid]);
+      // One run of every campaign to every customer, the statuses spread about as the simulated channel spreads them.
+      await db.query(
+        `INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
+         SELECT 'msg_' || c.id || '_' || u.id, $1, c.id, u.id, u.phone_number,
+                (ARRAY['read','read','read','delivered','delivered','sent','failed'])[(hashtext(c.id || u.id) & 65535) % 7 + 1],
+                NULL, '2025-01-01T00:00:00.000Z', NULL, jsonb_build_object('first_name', u.first_name), '2025-01-01', '2025-01-01'
+           FROM campaigns AS c, customers AS u WHERE c.company_uuid = $1 AND u.company_uuid = $1`,
+        [s.uuid],
+      );
+      // The counters the store keeps with every message write, as the runs would have left them.
       await db.query(`INSERT INTO message_counts SELECT company_uuid, campaign_id, status, count(*) FROM messages WHERE company_uuid = $1 GROUP BY 1, 2, 3`, [
         s.uuid,
       ]);
       await db.query(`INSERT INTO campaign_runs SELECT DISTINCT company_uuid, campaign_id, run_key FROM messages WHERE company_uuid = $1`, [s.uuid]);
-      await db.query('ANALYZE messages');
-      await db.query('ANALYZE message_counts');
-      const plan = (await db.query(`EXPLAIN SELECT campaign_id, count(*) FROM messages WHERE company_uuid = $1 GROUP BY campaign_id`, [s.uuid])).rows
-        .map((r) => r['QUERY PLAN'])
-        .join(' / ');
-      await db.end();
+      await db.query('VACUUM ANALYZE');
       const times: number[] = [];
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 200; i++) {
         const t0 = performance.now();
         const data = await s.call('GET', `/agency/reportingCampaign?uuid=${s.uuid}`, s.token);
         times.push(performance.now() - t0);
-        if (data.messages.total !== 100_000) throw new Error(`report counted ${data.messages.total} messages`);
+        if (data.messages.total !== MESSAGES) throw new Error(`report counted ${data.messages.total} messages`);
       }
-      const ours = Math.round(median(times.slice(5)) * 10) / 10;
+      // What the report's queries cost in the database, in the order buildReport runs them.
+      const statements = [
+        `SELECT count(*) FROM customers WHERE company_uuid = $1`,
+        `SELECT status, count(*) FROM campaigns WHERE company_uuid = $1 GROUP BY status`,
+        `SELECT count(*), sum(total_amount) FROM orders WHERE company_uuid = $1`,
+        `SELECT * FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100} AND seq <= ${CAMPAIGNS} ORDER BY seq`,
+        `SELECT status, sum(n) FROM message_counts WHERE company_uuid = $1 GROUP BY status`,
+        `SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = $1 AND campaign_id IN (SELECT id FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100})`,
+        `SELECT campaign_id, count(*), max(run_key) FROM campaign_runs WHERE company_uuid = $1 AND campaign_id IN (SELECT id FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100}) GROUP BY campaign_id`,
+      ];
+      const plans: string[] = [];
+      for (const q of statements) {
+        const lines = (await db.query(`EXPLAIN (ANALYZE, COSTS OFF) ${q}`, [s.uuid])).rows.map((r) => String(r['QUERY PLAN']).trim());
+        const scans = lines.filter((l) => /Scan/.test(l)).map((l) => l.replace(/^->\s*/, '').replace(/\s*\(actual.*$/, ''));
+        const ms = lines.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '');
+        plans.push(`${scans.join(' + ')} (${ms})`);
+      }
+      const ours = Math.round(median(times.slice(20)) * 100) / 100;
       return row({
-        id: 'server.report.100k-messages',
-        metric: 'reportingCampaign p50 latency, 100,000 messages (PostgreSQL)',
+        id: 'server.report.1m-messages',
+        metric: `reportingCampaign p50 latency, ${MESSAGES.toLocaleString('en')} messages over ${CAMPAIGNS.toLocaleString('en')} campaigns (PostgreSQL), 180 calls in a row`,
         ours,
         peer: LIMIT_MS,
         unit: 'ms',
         better: 'lower',
         goal: `<= 1 (limit ${LIMIT_MS} ms)`,
         check: (ratio) => ratio <= 1,
-        note: `plan: ${plan.slice(0, 160)}`,
+        note: `plans: ${plans.join('; ')}`,
       });
     } finally {
+      await db.end().catch(() => {});
       await s.stop();
     }
   },
 };
 
-export const benches: Bench[] = [report100k];
+export const benches: Bench[] = [report1m];
