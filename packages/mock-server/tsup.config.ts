@@ -3,7 +3,7 @@ import { binBuild, libraryBuild } from '../../scripts/build/library.ts';
 
 /**
  * The runtime-neutral core (main entry), the Node entry (`setupMockApi`), the browser entry
- * (`setupMockWorker`) and the `engagekit-mock` command with its memory engine. The reference server's app is built into the
+ * (`setupMockWorker`) and the `engagekit-mock` command. The reference server's app is built into the
  * mock rather than depended on: the mock needs its app and memory store, not its database drivers.
  */
 export default defineConfig([
@@ -17,16 +17,4 @@ export default defineConfig([
     cjsAssets: [{ via: ['msw', '@mswjs/interceptors'], file: 'lib/node/llhttp/llhttp.wasm', to: 'llhttp/llhttp.wasm' }],
   }),
   binBuild({ dir: import.meta.dirname, entry: 'src/cli.ts' }),
-  // The memory engine the command loads (src/cli/code-cache.ts): one CommonJS file, so V8 can start it
-  // from a code cache, which it keeps for scripts and not for ES modules. Without whitespace and
-  // comments (names kept), a third less to read, hash and scan at every start.
-  {
-    ...binBuild({ dir: import.meta.dirname, entry: 'src/cli/http-mode.ts' }),
-    name: 'bin-memory-engine',
-    entry: { 'cli-memory-engine': 'src/cli/http-mode.ts' },
-    format: 'cjs',
-    banner: {},
-    minifyWhitespace: true,
-    minifySyntax: true,
-  },
 ]);

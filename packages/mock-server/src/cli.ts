@@ -5,8 +5,6 @@
  * Prints the tokens and the company, then a line containing `listening on http://HOST:PORT`.
  * SIGTERM and SIGINT stop it and exit 0.
  */
-import { fileURLToPath } from 'node:url';
-import { CODE_CACHE_DIR, type LoadedBundle, loadWithCodeCache } from './cli/code-cache.ts';
 import { initWorker } from './cli/init.ts';
 import { type CliCommand, CliUsageError, parseCli, USAGE } from './cli/options.ts';
 import { findPrism, PRISM_MISSING, startPrism } from './cli/prism.ts';
@@ -35,8 +33,6 @@ let close: () => Promise<void>;
 /** What to print once SIGTERM is handled: the notices, then the ready line. */
 let ready: string[];
 let stopping = false;
-/** The memory engine's bundle, whose code cache a stop writes when this start had none. */
-let memoryEngine: LoadedBundle | undefined;
 if (command.engine === 'prism') {
   const prismBin = findPrism();
   if (!prismBin) {
@@ -55,10 +51,8 @@ if (command.engine === 'prism') {
     process.exit(code ?? 1);
   });
 } else {
-  // Loaded only here: the app and its contract are what make the other commands slow to start. The
-  // build bundles them, from cli/http-mode.ts, into cli-memory-engine.cjs beside this file.
-  memoryEngine = loadWithCodeCache(fileURLToPath(new URL('./cli-memory-engine.cjs', import.meta.url)), command.codeCache ? CODE_CACHE_DIR : null);
-  const { serveMemoryMock } = memoryEngine.exports as typeof import('./cli/http-mode.ts');
+  // Loaded only here: the app and its contract are what make the other commands slow to start.
+  const { serveMemoryMock } = await import('./cli/http-mode.ts');
   let running: Awaited<ReturnType<typeof serveMemoryMock>>;
   try {
     running = await serveMemoryMock(command);
@@ -79,8 +73,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const force = setTimeout(() => process.exit(0), 5_000);
     force.unref();
     await close();
-    // On the way out, so the cache holds what serving requests compiled too; a no-op when this start read one.
-    memoryEngine?.save();
     process.exit(0);
   });
 }

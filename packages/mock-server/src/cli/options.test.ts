@@ -14,7 +14,6 @@ describe('parseCli', () => {
       dataFile: undefined,
       rateLimitPerMinute: 0,
       manualClock: false,
-      codeCache: true,
     });
   });
 
@@ -52,10 +51,6 @@ describe('parseCli', () => {
       manualClock: true,
       adminToken: 'a-long-enough-token',
     });
-  });
-
-  it('starts without the code cache given NODE_DISABLE_COMPILE_CACHE, as Node does', () => {
-    expect(parseCli([], { NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({ codeCache: false });
   });
 
   it('keeps a seed that is not a number as a string', () => {

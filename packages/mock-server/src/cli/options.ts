@@ -11,8 +11,6 @@ export interface ServeOptions {
   rateLimitPerMinute: number;
   /** A clock that moves only through POST /__mock/clock. */
   manualClock: boolean;
-  /** Whether the memory engine starts from a code cache (cli/code-cache.ts); NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node's. */
-  codeCache: boolean;
 }
 
 /** What `engagekit-mock` was asked to do. */
@@ -44,7 +42,6 @@ Options:
 
 Environment:
   ADMIN_TOKEN     the admin token to accept (default: engagekit-mock-admin-token)
-  NODE_DISABLE_COMPILE_CACHE  set: start without the code cache kept in the system's temporary directory
 
 Control endpoints (memory engine): GET /__mock, POST /__mock/reset, POST /__mock/fail, GET|DELETE /__mock/faults,
 POST /__mock/seed, GET /__mock/state, GET|DELETE /__mock/webhooks, GET|POST /__mock/clock, GET /__mock/channel,
@@ -113,6 +110,5 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     dataFile: values.data,
     rateLimitPerMinute: values['rate-limit'] === undefined ? 0 : integer('rate-limit', values['rate-limit'], 0, 1_000_000),
     manualClock: clock === 'manual',
-    codeCache: !env.NODE_DISABLE_COMPILE_CACHE,
   };
 }
