@@ -146,23 +146,24 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
     },
 
     async messageTotals(companyUuid, campaignIds) {
-      // The company's totals from its count rows (a few per campaign), the campaigns' from their own rows
-      // by key; the three reads go together (on PostgreSQL, on connections of their own). No campaign has
-      // the empty id, which keeps `IN (...)` valid for an empty list.
+      // One statement, three parts told apart by `part`: the company's totals from its count rows (a few
+      // per campaign), and the campaigns' counts and runs from their own rows by key. No campaign has the
+      // empty id, which keeps `IN (...)` valid for an empty list.
       const ids = sql.join(
         (campaignIds.length > 0 ? campaignIds : ['']).map((id) => sql`${id}`),
         sql`, `,
       );
-      const [companyCounts, counts, runs] = await Promise.all([
-        db.execute(sql`SELECT status, sum(n)::int AS n FROM message_counts WHERE company_uuid = ${companyUuid} GROUP BY status`),
-        db.execute(sql`SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids})`),
-        db.execute(
-          sql`SELECT campaign_id, count(*)::int AS runs, max(run_key) AS last_run FROM campaign_runs
-               WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids}) GROUP BY campaign_id`,
-        ),
-      ]);
+      const rows = rowsOf(
+        await db.execute(sql`
+          SELECT 'company' AS part, NULL AS campaign_id, status, sum(n)::int AS n, NULL AS last_run
+            FROM message_counts WHERE company_uuid = ${companyUuid} GROUP BY status
+          UNION ALL
+          SELECT 'counts', campaign_id, status, n, NULL FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids})
+          UNION ALL
+          SELECT 'runs', campaign_id, NULL, count(*)::int, max(run_key) FROM campaign_runs
+           WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids}) GROUP BY campaign_id`),
+      );
       const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
-      for (const r of rowsOf(companyCounts)) countIntoFunnel(company, r.status as string, Number(r.n));
       const campaignsMap = new Map<string, CampaignMessageTotals>();
       const entry = (id: string) => {
         let e = campaignsMap.get(id);
@@ -172,8 +173,11 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
         }
         return e;
       };
-      for (const r of rowsOf(counts)) countIntoFunnel(entry(r.campaign_id as string), r.status as string, Number(r.n));
-      for (const r of rowsOf(runs)) Object.assign(entry(r.campaign_id as string), { runs: Number(r.runs), last_run_at: (r.last_run as string | null) ?? null });
+      for (const r of rows) {
+        if (r.part === 'company') countIntoFunnel(company, r.status as string, Number(r.n));
+        else if (r.part === 'counts') countIntoFunnel(entry(r.campaign_id as string), r.status as string, Number(r.n));
+        else Object.assign(entry(r.campaign_id as string), { runs: Number(r.n), last_run_at: (r.last_run as string | null) ?? null });
+      }
       return { company, campaigns: campaignsMap };
     },
 
