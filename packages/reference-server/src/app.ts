@@ -94,7 +94,9 @@ export function createApp(deps: AppDeps) {
   for (const path of PAGES) app.use(path, pageHeaders);
   app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 
-  registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter);
+  registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter, {
+    validateResponses: deps.config.validateResponses,
+  });
   docsRoutes(app, deps.docsBundle);
   settingsRoutes(app);
 
