@@ -206,10 +206,9 @@ for (const [kind, via] of [
 }
 
 describe('shouldClaim', () => {
-  const base = { window: 256, idle: false, news: false, backlog: false };
-  it('claims with any free slot on news of due work, or when idle', () => {
+  const base = { window: 256, news: false, backlog: false };
+  it('claims with any free place on news of due work', () => {
     expect(shouldClaim({ ...base, room: 1, news: true })).toBe(true);
-    expect(shouldClaim({ ...base, room: 256, idle: true })).toBe(true);
   });
   it('refills in batches, once half the window is free, while more may be due', () => {
     expect(shouldClaim({ ...base, room: 127, backlog: true })).toBe(false);

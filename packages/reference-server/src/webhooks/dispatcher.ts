@@ -21,7 +21,7 @@ export interface DispatcherOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** How attempts are sent; wins over `fetch`. The server on Node passes `createNodeTransport()`. Default: `fetchTransport(fetch)`. */
   transport?: WebhookTransport;
-  /** Attempts in flight at once. Default 64. */
+  /** Attempts waiting for an answer at once. Default 64; up to 4 x as many deliveries are claimed ahead of sending. */
   concurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
   attemptTimeoutMs?: number;
@@ -59,13 +59,13 @@ const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) =
 
 /**
  * Whether the dispatcher claims now, given `room` free places of the `window` of deliveries it may hold.
- * News (work queued, a due time reached, a start) or an idle dispatcher claims with any free place.
- * Otherwise it refills in batches, once half the window is free, and only while the last claim filled
- * every free place (more may be due): one claim per finished attempt would cost a statement per delivery.
+ * News (work queued, a due time reached, a start) claims with any free place. Otherwise it refills in
+ * batches, once half the window is free, and only while the last claim filled every free place (more
+ * may be due): one claim per finished attempt would cost a statement per delivery.
  */
-export function shouldClaim(s: { room: number; window: number; idle: boolean; news: boolean; backlog: boolean }): boolean {
+export function shouldClaim(s: { room: number; window: number; news: boolean; backlog: boolean }): boolean {
   if (s.room <= 0) return false;
-  return s.news || s.idle || (s.backlog && s.room >= Math.ceil(s.window / 2));
+  return s.news || (s.backlog && s.room >= Math.ceil(s.window / 2));
 }
 
 /**
@@ -136,7 +136,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  // What the loop looks at before claiming (see shouldClaim): news of due work, and whether the last claim filled every free slot.
+  // What the loop looks at before claiming (see shouldClaim): news of due work, and whether the last claim filled every free place.
   let news = true;
   let backlog = false;
   let lastClaimAt = -Infinity;
@@ -147,7 +147,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     nudge();
   }
 
-  /** An attempt finished: its slot is free, which alone claims nothing until enough are (see shouldClaim). */
+  /** An attempt was recorded: its place in the window is free, which alone claims nothing until enough are (see shouldClaim). */
   function nudge() {
     woken = true;
     wakeUp?.();
@@ -302,14 +302,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       woken = false;
       if (performance.now() - lastClaimAt >= pollMs) news = true;
       const free = room();
-      if (shouldClaim({ room: free, window, idle: held.size === 0, news, backlog })) {
+      if (shouldClaim({ room: free, window, news, backlog })) {
         news = false;
         lastClaimAt = performance.now();
         backlog = (await claimAndSend(free)) === free;
       }
       if (!running) break;
       if (held.size > 0) {
-        // Answers and records coming in nudge it; it looks for due work again at least every pollMs.
+        // Each attempt recorded nudges it; it looks for due work again at least every pollMs.
         await sleep(Math.max(0, lastClaimAt + pollMs - performance.now()));
         continue;
       }
