@@ -54,7 +54,11 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   });
   const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server not ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A server that never got ready is stopped, not left running after the test.
+      child.kill('SIGKILL');
+      fail(new Error(`server not ready in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m?.[1]) {
