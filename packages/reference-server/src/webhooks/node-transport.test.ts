@@ -52,6 +52,12 @@ describe('createNodeTransport', () => {
     expect(rx.connections()).toBe(1);
   });
 
+  it('keeps a character cut at the excerpt limit as a replacement character', async () => {
+    const rx = await serve((_, res) => res.writeHead(500).end(`${'x'.repeat(EXCERPT_BYTES - 1)}é`));
+    const answer = await transport()({ url: rx.url, headers: {}, body: '{}', timeoutMs: 5000 });
+    expect(answer.excerpt).toBe(`${'x'.repeat(EXCERPT_BYTES - 1)}\uFFFD`);
+  });
+
   it('does not follow a redirect', async () => {
     const rx = await serve((_, res) => res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end());
     expect((await transport()({ url: rx.url, headers: {}, body: '{}', timeoutMs: 5000 })).status).toBe(302);

@@ -74,7 +74,8 @@ function readAnswer(res: IncomingMessage, resolve: (answer: WebhookAnswer) => vo
     resolve({
       status: res.statusCode ?? 0,
       retryAfter: retryAfter ?? null,
-      excerpt: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES)),
+      // Buffer's decoder, not a new TextDecoder per answer (which costs more than the rest of reading it); both replace a cut character.
+      excerpt: Buffer.concat(chunks).toString('utf8', 0, EXCERPT_BYTES),
     });
   });
 }
