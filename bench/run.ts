@@ -108,7 +108,17 @@ if (filters.length === 0) {
   writeFileSync(
     new URL('./results/latest.json', import.meta.url),
     `${JSON.stringify(
-      rows.map(({ id, metric, ours, peer, ratio, unit, better, goal, met }) => ({ id, metric, ours, peer, ratio, unit, better, goal: goal ?? null, met: met ?? null })),
+      rows.map(({ id, metric, ours, peer, ratio, unit, better, goal, met }) => ({
+        id,
+        metric,
+        ours,
+        peer,
+        ratio,
+        unit,
+        better,
+        goal: goal ?? null,
+        met: met ?? null,
+      })),
       null,
       2,
     )}\n`,

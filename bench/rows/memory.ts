@@ -70,9 +70,7 @@ export const serverRss: Bench = {
         connections: 50,
         duration: SECONDS,
         headers: { authorization: `Bearer ${s.token}` },
-        requests: [
-          { setupRequest: (req) => ({ ...req, path: paths() }) },
-        ],
+        requests: [{ setupRequest: (req) => ({ ...req, path: paths() }) }],
       });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`load: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       const after = memoryOf(pid);

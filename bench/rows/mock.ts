@@ -72,7 +72,9 @@ export const mockInProcess: Bench = {
     const prism = await startPrism();
     const mock = setupMockApi({ baseUrl: 'http://mock.bench', seed: 1 });
     try {
-      const created = await createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch }).campaigns.create(CAMPAIGN);
+      const created = await createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch }).campaigns.create(
+        CAMPAIGN,
+      );
       const viaFetch = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch, maxRetries: 0 });
       // Prism drops kept-alive sockets now and then: the SDK's default retries carry its calls over that.
       const viaPrism = createClient({ baseUrl: prism.url, token: mock.company.token, uuid: mock.company.uuid });
@@ -110,7 +112,9 @@ export const mockMsw: Bench = {
     const probe = setupMockApi({ baseUrl, seed: 1 });
     const auth = { baseUrl, token: probe.company.token, uuid: probe.company.uuid, maxRetries: 0 };
     const created = await createClient({ ...auth, fetch: probe.fetch }).campaigns.create(CAMPAIGN);
-    const answer = await probe.fetch(`/agency/getCampaign/${created.id}?uuid=${probe.company.uuid}`, { headers: { authorization: `Bearer ${probe.company.token}` } });
+    const answer = await probe.fetch(`/agency/getCampaign/${created.id}?uuid=${probe.company.uuid}`, {
+      headers: { authorization: `Bearer ${probe.company.token}` },
+    });
     const sameBody = (await answer.json()) as Record<string, unknown>;
     await probe.close();
     const client = createClient(auth);
@@ -149,7 +153,8 @@ export const mockMsw: Bench = {
     const r = await sideBySide(9, ours, peer);
     return row({
       id: 'mock.msw.vs-msw-handwritten',
-      metric: 'SDK campaigns.get ops/s through mock.listen() (MSW) vs one handwritten MSW handler answering the same JSON (10 concurrent callers, 9 rounds of 1.5 s in turns)',
+      metric:
+        'SDK campaigns.get ops/s through mock.listen() (MSW) vs one handwritten MSW handler answering the same JSON (10 concurrent callers, 9 rounds of 1.5 s in turns)',
       ours: Math.round(r.ours),
       peer: Math.round(r.peer),
       unit: 'ops/s',

@@ -57,7 +57,9 @@ export const report1m: Bench = {
         times.push(performance.now() - t0);
         if (data.messages.total !== MESSAGES) throw new Error(`report counted ${data.messages.total} messages`);
       }
-      const newest = (await db.query(`SELECT id FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100} ORDER BY seq`, [s.uuid])).rows.map((r) => r.id);
+      const newest = (await db.query(`SELECT id FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100} ORDER BY seq`, [s.uuid])).rows.map(
+        (r) => r.id,
+      );
       const ids = newest.map((id) => `'${id}'`).join(', ');
       const statements = [
         `SELECT count(*) FROM customers WHERE company_uuid = $1`,

@@ -22,8 +22,7 @@ export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench
         const headers = { authorization: `Bearer ${s.token}` };
         const body = await (await fetch(s.url + path, { headers })).text();
         const peer = await startPeerServer(body);
-        const team =
-          database === 'postgres' ? await startScriptServer('./hono-drizzle-server.ts', { DATABASE_URL: s.databaseUrl as string }) : undefined;
+        const team = database === 'postgres' ? await startScriptServer('./hono-drizzle-server.ts', { DATABASE_URL: s.databaseUrl as string }) : undefined;
         try {
           const ours: number[] = [];
           const peers: number[] = [];

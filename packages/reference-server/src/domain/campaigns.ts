@@ -204,7 +204,14 @@ export async function runCampaign(run: RunContext, campaign: CampaignRecord): Pr
         .filter((m) => recorded.has(m.record.id))
         .map(async ({ record, customer, template }): Promise<MessageOutcome> => {
           const result = await channel
-            .send({ to: customer.phoneNumber, template, key: `${campaign.id}:${runKey}:${customer.id}`, campaignId: campaign.id, runKey, customerId: customer.id })
+            .send({
+              to: customer.phoneNumber,
+              template,
+              key: `${campaign.id}:${runKey}:${customer.id}`,
+              campaignId: campaign.id,
+              runKey,
+              customerId: customer.id,
+            })
             .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
           return { id: record.id, status: result.status, error: result.error, provider_message_id: result.providerMessageId };
         }),

@@ -47,11 +47,11 @@ describe('lazyClient', () => {
     client.use(first, second);
     client.eject(second);
     const before = await client.GET('/api/v2/health');
-    expect((before.data as { data: { seen: string } }).data.seen).toBe('first');
+    expect((before.data as unknown as { data: { seen: string } }).data.seen).toBe('first');
     client.eject(first);
     client.use(second);
     const after = await client.GET('/api/v2/health');
-    expect((after.data as { data: { seen: string } }).data.seen).toBe('second');
+    expect((after.data as unknown as { data: { seen: string } }).data.seen).toBe('second');
   });
 
   it('tries the load again after a failed one', async () => {
