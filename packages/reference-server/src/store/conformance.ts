@@ -204,6 +204,15 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().listCampaigns(company(9).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
       });
 
+      it('gives the newest campaigns, newest first', async () => {
+        const { uuid } = await seedCompany(store());
+        const now = writer().ctx.now;
+        for (const n of range(5)) await store().createCampaign(campaign(uuid, `c${n + 1}`, now));
+        expect(await store().newestCampaigns(uuid, 3)).toEqual(['c5', 'c4', 'c3'].map((name) => ({ id: expect.any(String), name, status: 'scheduled' })));
+        expect((await store().newestCampaigns(uuid, 100)).map((c) => c.name)).toEqual(['c5', 'c4', 'c3', 'c2', 'c1']);
+        expect(await store().newestCampaigns(company(9).uuid, 3)).toEqual([]);
+      });
+
       it('gives an empty page, with the total, for the last page a request may ask for', async () => {
         const { uuid } = await seedCompany(store());
         await store().createCampaign(campaign(uuid, 'c1', writer().ctx.now));

@@ -300,6 +300,13 @@ export function createMemoryStore(): MemoryStore {
     async countCampaignsByStatus(companyUuid) {
       return Object.fromEntries(states.get(companyUuid)?.campaignsByStatus ?? []);
     },
+    async newestCampaigns(companyUuid, limit) {
+      const all = states.get(companyUuid)?.campaigns ?? [];
+      return all
+        .slice(-limit)
+        .reverse()
+        .map(({ id, name, status }) => ({ id, name, status }));
+    },
 
     async getOrder(companyUuid, companyOrderId) {
       const order = states.get(companyUuid)?.orders.get(companyOrderId);

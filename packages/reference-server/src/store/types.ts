@@ -220,6 +220,8 @@ export interface Store {
     now: string,
   ): Promise<CampaignRecord | null>;
   countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
+  /** The company's newest `limit` campaigns, newest first (by seq): what the report details of each. */
+  newestCampaigns(companyUuid: string, limit: number): Promise<Pick<CampaignRecord, 'id' | 'name' | 'status'>[]>;
 
   // ---- orders ----
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;

@@ -265,6 +265,15 @@ function sqlMethods(
         .groupBy(campaigns.status);
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
+    newestCampaigns(companyUuid, limit) {
+      // The unique (company_uuid, seq) index read backwards: the last `limit` entries, whatever the total.
+      return db
+        .select({ id: campaigns.id, name: campaigns.name, status: campaigns.status })
+        .from(campaigns)
+        .where(eq(campaigns.company_uuid, companyUuid))
+        .orderBy(desc(campaigns.seq))
+        .limit(limit);
+    },
 
     async listOrders(companyUuid, page) {
       const where = eq(orders.company_uuid, companyUuid);
