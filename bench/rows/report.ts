@@ -65,7 +65,7 @@ export const report1m: Bench = {
         `SELECT count(*) FROM customers WHERE company_uuid = $1`,
         `SELECT status, count(*) FROM campaigns WHERE company_uuid = $1 GROUP BY status`,
         `SELECT count(*), sum(total_amount) FROM orders WHERE company_uuid = $1`,
-        `SELECT * FROM campaigns WHERE company_uuid = $1 AND seq > ${CAMPAIGNS - 100} AND seq <= ${CAMPAIGNS} ORDER BY seq`,
+        `SELECT id, name, status FROM campaigns WHERE company_uuid = $1 ORDER BY seq DESC LIMIT 100`,
         `SELECT status, sum(n) FROM message_counts WHERE company_uuid = $1 GROUP BY status`,
         `SELECT campaign_id, status, n FROM message_counts WHERE company_uuid = $1 AND campaign_id IN (${ids})`,
         `SELECT campaign_id, count(*), max(run_key) FROM campaign_runs WHERE company_uuid = $1 AND campaign_id IN (${ids}) GROUP BY campaign_id`,
