@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { type Bench, row } from '../lib.ts';
-import { benchServer } from './setup.ts';
+import { benchServer, insertImportedCustomers } from './setup.ts';
 
 const CUSTOMERS = 100_000;
 const LIMIT_PER_S = 2_000;
@@ -14,20 +14,12 @@ const GIVE_UP_MS = 120_000;
 export const sendRate: Bench = {
   id: 'campaigns.send.rate',
   async run() {
-    // BENCH_PROF_DIR=<dir> writes a CPU profile of the server process there (when it stops).
-    const prof: Record<string, string> = process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {};
-    const s = await benchServer('postgres', { SCHEDULER_INTERVAL_MS: '100', ...prof });
+    const s = await benchServer('postgres', { SCHEDULER_INTERVAL_MS: '100' });
     const db = new pg.Client({ connectionString: s.databaseUrl });
     try {
       await db.connect();
-      // 100,000 customers straight into the table, as the admin import stores them (source 'import', no orders);
-      // through the API they would take a hundred calls of 1,000.
-      await db.query(
-        `INSERT INTO customers (id, company_uuid, phone_number, name, first_name, last_name, email, source, orders_count, orders_amount, created_at, updated_at)
-         SELECT 'cus_bench_' || lpad(g::text, 6, '0'), $1, '+1415' || lpad(g::text, 7, '0'), 'Customer' || g, 'Customer' || g, NULL, NULL, 'import', 0, 0, now(), now()
-           FROM generate_series(1, ${CUSTOMERS}) AS g`,
-        [s.uuid],
-      );
+      // Straight into the table: through the API they would take a hundred calls of 1,000.
+      await insertImportedCustomers(db, s.uuid, CUSTOMERS, 'cus_bench_');
       await db.query('ANALYZE customers');
       const campaign = await s.call('POST', `/agency/createCampaign?uuid=${s.uuid}`, s.token, {
         name: 'send rate',

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { type Bench, median, row } from '../lib.ts';
-import { benchServer } from './setup.ts';
+import { benchServer, insertImportedCustomers } from './setup.ts';
 
 const LIMIT_MS = 10;
 const CAMPAIGNS = 1_000;
@@ -15,18 +15,11 @@ const MESSAGES = CAMPAIGNS * CUSTOMERS;
 export const report1m: Bench = {
   id: 'server.report.1m-messages',
   async run() {
-    // BENCH_PROF_DIR=<dir> writes a CPU profile of the server process there (when it stops).
-    const s = await benchServer('postgres', process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {});
+    const s = await benchServer('postgres');
     const db = new pg.Client({ connectionString: s.databaseUrl });
     try {
       await db.connect();
-      // The customers, as the admin import stores them.
-      await db.query(
-        `INSERT INTO customers (id, company_uuid, phone_number, name, first_name, last_name, email, source, orders_count, orders_amount, created_at, updated_at)
-         SELECT 'cus_r' || lpad(g::text, 4, '0'), $1, '+1415' || lpad(g::text, 7, '0'), 'Customer' || g, 'Customer' || g, NULL, NULL, 'import', 0, 0, now(), now()
-           FROM generate_series(1, ${CUSTOMERS}) AS g`,
-        [s.uuid],
-      );
+      await insertImportedCustomers(db, s.uuid, CUSTOMERS, 'cus_r');
       // 999 more campaigns (the bench server made one), each completed after one run, with the per-company seq the store keeps.
       await db.query(
         `INSERT INTO campaigns (id, company_uuid, seq, name, status, schedule_type, schedule, template_payload, end_date, next_run_at, created_at, updated_at)

@@ -1,10 +1,23 @@
+import type pg from 'pg';
 import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
-/** A reference server process on PostgreSQL (a fresh database) or PGlite, with a company, a token and a campaign. */
+/**
+ * A reference server process on PostgreSQL (a fresh database) or PGlite, with a company, a token and a
+ * campaign. With BENCH_PROF_DIR=<dir> set, the server writes a CPU profile there when it stops.
+ */
 export async function benchServer(database: 'postgres' | 'pglite', env: Record<string, string> = {}) {
-  const extra: Record<string, string> = { ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'error', DEMO_COMPANY: '0', WEBHOOK_ALLOW_PRIVATE: '1', ...env };
+  const profile: Record<string, string> = process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {};
+  const extra: Record<string, string> = {
+    ADMIN_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'error',
+    DEMO_COMPANY: '0',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    ...profile,
+    ...env,
+  };
   let drop = async () => {};
   if (database === 'postgres') {
     const db = await freshDatabase('bench');
@@ -37,4 +50,14 @@ export async function benchServer(database: 'postgres' | 'pglite', env: Record<s
       await drop();
     },
   };
+}
+
+/** `count` customers of a company straight into the table, as the admin import stores them (source 'import', no orders). */
+export async function insertImportedCustomers(db: pg.Client, companyUuid: string, count: number, idPrefix: string): Promise<void> {
+  await db.query(
+    `INSERT INTO customers (id, company_uuid, phone_number, name, first_name, last_name, email, source, orders_count, orders_amount, created_at, updated_at)
+     SELECT $2 || lpad(g::text, 7, '0'), $1, '+1415' || lpad(g::text, 7, '0'), 'Customer' || g, 'Customer' || g, NULL, NULL, 'import', 0, 0, now(), now()
+       FROM generate_series(1, $3::int) AS g`,
+    [companyUuid, idPrefix, count],
+  );
 }
