@@ -123,6 +123,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   }
 
   const bundle = scalarBundlePath();
+  const webhookTransport = createNodeTransport();
   const runtime = createRuntime({
     store,
     config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
@@ -137,7 +138,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
             baseUrl: config.WHATSAPP_API_URL,
           })
         : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE }),
-    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, transport: createNodeTransport() },
+    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, transport: webhookTransport },
     campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS },
   });
   await runtime.start();
@@ -171,6 +172,8 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   const close = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
     await runtime.close();
+    // The receivers' kept-alive connections, once no attempt is under way.
+    webhookTransport.close();
   };
   stopForFailure = async () => {
     // Nothing can be answered any more: end open connections rather than wait for them.
