@@ -78,8 +78,26 @@ export async function startScriptServer(script: string, env: Record<string, stri
   };
 }
 
-export function row(r: Omit<Row, 'ratio' | 'met'> & { goal?: string; check?: (ratio: number, ours: number) => boolean }): Row {
+/** A row's goal: the ratio it must reach, written once for both the table and the check. */
+export interface Goal {
+  text: string;
+  met(ratio: number): boolean;
+}
+
+/** The goal `ratio <= limit`; `note` says what the peer is when it is a limit (`limit 10 ms`). */
+export const atMost = (limit: number, note?: string): Goal => ({ text: `<= ${limit}${note ? ` (${note})` : ''}`, met: (ratio) => ratio <= limit });
+
+/** The goal `ratio >= limit`. */
+export const atLeast = (limit: number, note?: string): Goal => ({ text: `>= ${limit}${note ? ` (${note})` : ''}`, met: (ratio) => ratio >= limit });
+
+/** A row from its figures; without a goal it is reported only. */
+export function row(r: Omit<Row, 'ratio' | 'met' | 'goal'> & { goal?: Goal }): Row {
   const ratio = r.peer === null || r.peer === 0 ? null : r.ours / r.peer;
-  const { check, ...rest } = r;
-  return { ...rest, ratio: ratio === null ? null : Math.round(ratio * 1000) / 1000, met: check ? check(ratio ?? Number.NaN, r.ours) : null };
+  const { goal, ...rest } = r;
+  return {
+    ...rest,
+    ratio: ratio === null ? null : Math.round(ratio * 1000) / 1000,
+    goal: goal?.text ?? 'report',
+    met: goal ? goal.met(ratio ?? Number.NaN) : null,
+  };
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Bench, row } from '../lib.ts';
+import { atLeast, type Bench, row } from '../lib.ts';
 import { benchServer, insertImportedCustomers } from './setup.ts';
 
 const CUSTOMERS = 100_000;
@@ -57,8 +57,7 @@ export const sendRate: Bench = {
         peer: LIMIT_PER_S,
         unit: 'messages/s',
         better: 'higher',
-        goal: `>= 1 (limit ${LIMIT_PER_S.toLocaleString('en')}/s)`,
-        check: (ratio) => ratio >= 1,
+        goal: atLeast(1, `limit ${LIMIT_PER_S.toLocaleString('en')}/s`),
         note: `one run (it takes the whole bench): ${seconds.toFixed(1)} s for ${CUSTOMERS} messages`,
       });
     } finally {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { type Bench, row } from '../lib.ts';
+import { atMost, type Bench, row } from '../lib.ts';
 import { benchServer } from './setup.ts';
 
 const CAMPAIGNS = 100_000;
@@ -82,8 +82,7 @@ export const serverRss: Bench = {
         peer: LIMIT_MB,
         unit: 'MB',
         better: 'lower',
-        goal: `<= 1 (limit ${LIMIT_MB} MB)`,
-        check: (ratio) => ratio <= 1,
+        goal: atMost(1, `limit ${LIMIT_MB} MB`),
         note:
           `peak (VmHWM) ${Math.round(after.peak)} MB; before the load ${Math.round(idle.rss)} MB; ${Math.round(result.requests.average)} req/s; ` +
           'mix: 40% getCampaign (random campaign), 20% getCampaignData limit 10 random page of 10,000, 10% limit 100 random page of 1,000, ' +

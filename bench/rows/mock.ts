@@ -6,7 +6,7 @@ import { createClient } from '@engagekit/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { freePort } from '../../packages/reference-server/test/helpers.ts';
-import { type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
+import { atLeast, atMost, type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
 
 const DOCUMENT = new URL('../../packages/contract/openapi.yaml', import.meta.url).pathname;
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
@@ -90,8 +90,7 @@ export const mockInProcess: Bench = {
         peer: Math.round(r.peer),
         unit: 'ops/s',
         better: 'higher',
-        goal: '>= 20',
-        check: (ratio) => ratio >= 20,
+        goal: atLeast(20),
       });
     } finally {
       await mock.close();
@@ -159,8 +158,7 @@ export const mockMsw: Bench = {
       peer: Math.round(r.peer),
       unit: 'ops/s',
       better: 'higher',
-      goal: '>= 0.9',
-      check: (ratio) => ratio >= 0.9,
+      goal: atLeast(0.9),
       note: `CPU a call (median): ours ${median(cpuPerCall.ours).toFixed(0)} µs, peer ${median(cpuPerCall.peer).toFixed(0)} µs`,
     });
   },
@@ -253,8 +251,7 @@ export const mockPartnerSuite: Bench = {
         peer: Math.round(r.peer),
         unit: 'ms',
         better: 'lower',
-        goal: '<= 0.5',
-        check: (ratio) => ratio <= 0.5,
+        goal: atMost(0.5),
       });
     } finally {
       await mock.close();
@@ -324,8 +321,7 @@ export const mockInstanceHeap: Bench = {
       peer: HEAP_LIMIT_BYTES / 1024,
       unit: 'KiB',
       better: 'lower',
-      goal: '<= 1',
-      check: (ratio) => ratio <= 1,
+      goal: atMost(1),
     });
   },
 };
@@ -368,8 +364,7 @@ export const mockHttp: Bench = {
           peer: Math.round(median(bare)),
           unit: 'req/s',
           better: 'higher',
-          goal: '>= 0.5',
-          check: (ratio) => ratio >= 0.5,
+          goal: atLeast(0.5),
         }),
         row({
           id: 'mock.http.vs-prism',
@@ -378,7 +373,6 @@ export const mockHttp: Bench = {
           peer: Math.round(median(viaPrism)),
           unit: 'req/s',
           better: 'higher',
-          goal: 'report',
         }),
       ];
     } finally {
@@ -413,8 +407,7 @@ export const mockStartup: Bench = {
       peer: Math.round(r.peer),
       unit: 'ms',
       better: 'lower',
-      goal: '<= 0.1',
-      check: (ratio) => ratio <= 0.1,
+      goal: atMost(0.1),
     });
   },
 };

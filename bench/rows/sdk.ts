@@ -1,6 +1,6 @@
 import { createClient } from '@engagekit/sdk';
 import { bundleSize, MAIN_BUDGET_BYTES } from '../../packages/sdk/scripts/bundle-size.ts';
-import { type Bench, median, row, sideBySide, startPeerServer } from '../lib.ts';
+import { atMost, type Bench, median, row, sideBySide, startPeerServer } from '../lib.ts';
 
 const UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';
 const CAMPAIGN = {
@@ -88,8 +88,7 @@ export const sdkLoopback: Bench = {
         peer: Math.round(r.peer * 10) / 10,
         unit: 'µs CPU/call',
         better: 'lower',
-        goal: '<= 1.05',
-        check: (ratio) => ratio <= 1.05,
+        goal: atMost(1.05),
       });
     } finally {
       await peer.stop();
@@ -120,8 +119,7 @@ export const sdkInProcess: Bench = {
       peer: Math.round(r.peer * 100) / 100,
       unit: 'µs CPU/call',
       better: 'lower',
-      goal: '<= 1.2',
-      check: (ratio) => ratio <= 1.2,
+      goal: atMost(1.2),
     });
   },
 };
@@ -186,8 +184,7 @@ export const sdkPrefetch: Bench = {
       peer: Math.round(r.peer),
       unit: 'ms',
       better: 'lower',
-      goal: '<= 0.67',
-      check: (ratio) => ratio <= 0.67,
+      goal: atMost(0.67),
     });
   },
 };
@@ -204,8 +201,7 @@ export const sdkSize: Bench = {
       peer: MAIN_BUDGET_BYTES,
       unit: 'bytes',
       better: 'lower',
-      goal: '<= 1',
-      check: (ratio) => ratio <= 1,
+      goal: atMost(1),
       note: 'Bytes, the same in every run. Webhook verification (loaded by the first webhooks.unwrap) and openapi-fetch (loaded by the first request of a low-level client, client.api) are not counted.',
     });
   },

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Bench, loadTest, median, row, sideBySide, startPeerServer, startScriptServer } from '../lib.ts';
+import { atLeast, atMost, type Bench, loadTest, median, row, sideBySide, startPeerServer, startScriptServer } from '../lib.ts';
 import { benchServer } from './setup.ts';
 
 const SECONDS = 4;
@@ -40,8 +40,7 @@ export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench
               peer: Math.round(median(peers)),
               unit: 'req/s',
               better: 'higher',
-              goal: `>= ${goal}`,
-              check: (ratio) => ratio >= goal,
+              goal: atLeast(goal),
             }),
           ];
           if (team) {
@@ -53,8 +52,7 @@ export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench
                 peer: Math.round(median(teams)),
                 unit: 'req/s',
                 better: 'higher',
-                goal: '>= 0.8',
-                check: (ratio) => ratio >= 0.8,
+                goal: atLeast(0.8),
               }),
             );
           }
@@ -112,8 +110,7 @@ export const deepPage: Bench = {
         peer: Math.round(r.peer * 100) / 100,
         unit: 'ms',
         better: 'lower',
-        goal: '<= 1.2',
-        check: (ratio) => ratio <= 1.2,
+        goal: atMost(1.2),
       });
     } finally {
       await s.stop();

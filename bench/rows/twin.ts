@@ -1,5 +1,5 @@
 import { type MockData, setupMockApi } from '@engagekit/mock-server/node';
-import { type Bench, median, row, sideBySide } from '../lib.ts';
+import { atMost, type Bench, median, row, sideBySide } from '../lib.ts';
 
 const ADVANCE_LIMIT_MS = 50;
 
@@ -46,8 +46,7 @@ export const mockCampaignAdvance: Bench = {
         peer: ADVANCE_LIMIT_MS,
         unit: 'ms',
         better: 'lower',
-        goal: `<= 1 (limit ${ADVANCE_LIMIT_MS} ms)`,
-        check: (ratio) => ratio <= 1,
+        goal: atMost(1, `limit ${ADVANCE_LIMIT_MS} ms`),
       });
     } finally {
       await mock.close();
@@ -91,8 +90,7 @@ export const mockRestoreVsReset: Bench = {
         peer: Math.round(peer * 100) / 100,
         unit: 'ms',
         better: 'lower',
-        goal: '<= 0.1',
-        check: (ratio) => ratio <= 0.1,
+        goal: atMost(0.1),
       });
     } finally {
       await mock.close();

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { type Bench, loadTest, median, percentile, row } from '../lib.ts';
+import { atLeast, atMost, type Bench, loadTest, median, percentile, row } from '../lib.ts';
 import { ADMIN_TOKEN, benchServer } from './setup.ts';
 
 /** A receiver in this process: counts POSTs, answers 200 at once. */
@@ -93,8 +93,7 @@ export const deliveryRate: Bench = {
         peer: RATE_LIMIT,
         unit: 'events/s',
         better: 'higher',
-        goal: '>= 1',
-        check: (ratio) => ratio >= 1,
+        goal: atLeast(1),
         note: `rounds ${rates.map((r) => Math.round(r)).join(', ')} events/s; the receiver's own capacity, a bare client with 32 connections POSTing to it: ${Math.round(peer)} req/s`,
       });
     } finally {
@@ -145,8 +144,7 @@ export const deliveryLatency: Bench = {
         peer: LATENCY_LIMIT_MS,
         unit: 'ms',
         better: 'lower',
-        goal: '<= 1',
-        check: (ratio) => ratio <= 1,
+        goal: atMost(1),
         note: `p95 ${round(percentile(latencies.slice(20), 95))} ms; of the p50, the addOrder answer took ${round(median(answered.slice(20)))} ms (p50) and its event arrived ${round(median(afterAnswer.slice(20)))} ms after it (p50)`,
       });
     } finally {
