@@ -104,6 +104,9 @@ console.log(
   `\n${rows.length} rows in ${Math.round((Date.now() - started) / 1000)} s on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
 );
 
+// A chosen few rows are being looked at: their notes too (a full run keeps them in latest-details.json).
+if (filters.length > 0) for (const r of rows) if (r.note) console.log(`\n${r.id}: ${r.note}`);
+
 if (filters.length === 0) {
   writeFileSync(
     new URL('./results/latest.json', import.meta.url),

@@ -5,7 +5,7 @@
  */
 import { sumAmounts } from '../money.ts';
 import { iso } from '../store/shared.ts';
-import type { CustomerRecord, CustomerSyncResult, OrderRecord, Store, WriteContext } from '../store/types.ts';
+import { type CustomerRecord, type CustomerSyncResult, exclusive, type OrderRecord, type Store, shared, type WriteContext } from '../store/types.ts';
 
 /**
  * The lock every write to a company's customers takes: shared by order writes and imports (which lock
@@ -66,10 +66,7 @@ const sortedPhones = (phones: Iterable<string>) => [...new Set(phones)].sort();
  */
 export async function recountCustomers(tx: Store, write: WriteContext, companyUuid: string, phones: string[]): Promise<void> {
   const sorted = sortedPhones(phones);
-  await tx.lock(
-    sorted.map((phone) => phoneLock(companyUuid, phone)),
-    'exclusive',
-  );
+  await tx.lock(sorted.map((phone) => exclusive(phoneLock(companyUuid, phone))));
   const known = new Map((await tx.getCustomers(companyUuid, sorted)).map((c) => [c.phoneNumber, c]));
   const now = iso(write.now);
   const changed: CustomerRecord[] = [];
@@ -98,7 +95,7 @@ async function everything<T>(list: (page: { page: number; limit: number }) => Pr
  */
 export function syncCustomers(store: Store, write: WriteContext, companyUuid: string): Promise<CustomerSyncResult> {
   return store.transaction(async (tx) => {
-    await tx.lock([CUSTOMERS_LOCK(companyUuid)], 'exclusive');
+    await tx.lock([exclusive(CUSTOMERS_LOCK(companyUuid))]);
     const byPhone = new Map<string, OrderRecord[]>();
     for (const order of await everything((p) => tx.listOrders(companyUuid, p))) {
       const list = byPhone.get(order.phoneNumber);
@@ -137,12 +134,8 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
 export function importCustomers(store: Store, write: WriteContext, companyUuid: string, rows: CustomerImport[]): Promise<{ created: number; updated: number }> {
   if (rows.length === 0) return Promise.resolve({ created: 0, updated: 0 });
   return store.transaction(async (tx) => {
-    await tx.lock([CUSTOMERS_LOCK(companyUuid)], 'shared');
     const phones = sortedPhones(rows.map((row) => row.phoneNumber));
-    await tx.lock(
-      phones.map((phone) => phoneLock(companyUuid, phone)),
-      'exclusive',
-    );
+    await tx.lock([shared(CUSTOMERS_LOCK(companyUuid)), ...phones.map((phone) => exclusive(phoneLock(companyUuid, phone)))]);
     const customers = new Map((await tx.getCustomers(companyUuid, phones)).map((c) => [c.phoneNumber, c]));
     const now = iso(write.now);
     let created = 0;

@@ -4,7 +4,7 @@
  */
 import type { EventType, Order } from '@engagekit/contract';
 import { iso } from '../store/shared.ts';
-import type { CompanyRecord, EventRecord, OrderFields, OrderRecord, Store, WriteContext } from '../store/types.ts';
+import { type CompanyRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord, type Store, shared, type WriteContext } from '../store/types.ts';
 import { CUSTOMERS_LOCK, recountCustomers } from './customers.ts';
 import { publishEvent } from './webhooks.ts';
 
@@ -133,8 +133,7 @@ async function writeOrder(
   mayCreate: boolean,
 ): Promise<OrderWrite | null> {
   return store.transaction(async (tx) => {
-    await tx.lock([CUSTOMERS_LOCK(company.uuid)], 'shared');
-    await tx.lock([`order:${company.uuid}:${companyOrderId}`], 'exclusive');
+    await tx.lock([shared(CUSTOMERS_LOCK(company.uuid)), exclusive(`order:${company.uuid}:${companyOrderId}`)]);
     const existing = await tx.getOrder(company.uuid, companyOrderId);
     if (!existing && !mayCreate) return null;
     if (!existing) assertCreatable(companyOrderId, fields);

@@ -33,20 +33,16 @@ export function pendingDelivery(write: WriteContext, event: EventRecord, endpoin
  * delivery for every enabled endpoint of the company subscribed to its type. Returns how many.
  */
 export async function publishEvent(tx: Store, write: WriteContext, event: EventRecord): Promise<number> {
-  await tx.appendEvent(event);
   const deliveries = (await tx.allEndpoints(event.company_uuid)).filter((e) => endpointWants(e, event.type)).map((e) => pendingDelivery(write, event, e.id));
-  if (deliveries.length > 0) await tx.addDeliveries(deliveries);
+  await tx.appendEvent(event, deliveries);
   return deliveries.length;
 }
 
 /** Queues one delivery of an event to one endpoint (a test event, a redelivery), recording the event if it is new. */
-export function deliverTo(store: Store, write: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord> {
-  return store.transaction(async (tx) => {
-    await tx.appendEvent(event);
-    const delivery = pendingDelivery(write, event, endpointId);
-    await tx.addDeliveries([delivery]);
-    return delivery;
-  });
+export async function deliverTo(store: Store, write: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord> {
+  const delivery = pendingDelivery(write, event, endpointId);
+  await store.appendEvent(event, [delivery]);
+  return delivery;
 }
 
 /** A test event of `type` for the company: a sample order that exists nowhere, marked `test: true`. */

@@ -8,7 +8,7 @@ import { newOrderRecord } from '../domain/orders.ts';
 import { pendingDelivery } from '../domain/webhooks.ts';
 import type { CurrentStore } from './conformance.ts';
 import { company, deliveriesOf, endpoint, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
-import type { CompanyRecord, CustomerRecord, EventRecord, OrderFields, OrderRecord } from './types.ts';
+import { type CompanyRecord, type CustomerRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord } from './types.ts';
 
 const PHONE_A = '+15550000001';
 const PHONE_B = '+15550000002';
@@ -155,27 +155,33 @@ export function describeOrderConformance(store: CurrentStore): void {
       const other = await seedCompany(store(), 2);
       const w = writer();
       const first = event(co, 'evt_2', w.ctx.now);
-      await store().appendEvent(first);
-      await store().appendEvent({ ...first, payload: { changed: true } });
+      await store().appendEvent(first, []);
+      await store().appendEvent({ ...first, payload: { changed: true } }, []);
       const second = event(co, 'evt_1', w.tick());
-      await store().appendEvent(second);
-      await store().appendEvent(event(other, 'evt_3', w.ctx.now));
+      await store().appendEvent(second, []);
+      await store().appendEvent(event(other, 'evt_3', w.ctx.now), []);
       expect(await store().getEvent('evt_2')).toEqual(first);
       expect(await store().listEvents(co.uuid, { page: 1, limit: 10 })).toEqual({ items: [first, second], total: 2 });
       expect((await store().listEvents(co.uuid, { page: 2, limit: 1 })).items).toEqual([second]);
     });
 
-    it('adds pending deliveries of an event, each read back as added', async () => {
+    it('adds pending deliveries with their event, each read back as added, and more of an event it has', async () => {
       const co = await seedCompany(store());
       const w = writer();
       await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
       await store().createEndpoint(endpoint(co.uuid, 'wh_2', w.ctx.now));
       const evt = event(co, 'evt_1', w.ctx.now);
-      await store().appendEvent(evt);
       const added = [pendingDelivery(w.ctx, evt, 'wh_1'), pendingDelivery(w.ctx, evt, 'wh_2')];
-      await store().addDeliveries(added);
+      await store().appendEvent(evt, added);
+      expect(await store().getEvent('evt_1')).toEqual(evt);
       expect((await deliveriesOf(store(), co.uuid, 'wh_1')).items).toEqual([added[0]]);
       expect(await store().getDelivery(co.uuid, 'wh_2', added[1]?.id ?? '')).toEqual(added[1]);
+      // A redelivery: the event is kept as it was, the new delivery joins the endpoint's.
+      const again = pendingDelivery(w.ctx, evt, 'wh_1');
+      await store().appendEvent({ ...evt, payload: { changed: true } }, [again]);
+      expect(await store().getEvent('evt_1')).toEqual(evt);
+      expect((await deliveriesOf(store(), co.uuid, 'wh_1')).total).toBe(2);
+      expect(await store().getDelivery(co.uuid, 'wh_1', again.id)).toEqual(again);
     });
   });
 
@@ -184,7 +190,7 @@ export function describeOrderConformance(store: CurrentStore): void {
       const co = await seedCompany(store());
       const now = writer().ctx.now;
       const result = await store().transaction(async (tx) => {
-        await tx.lock([`orders:${co.uuid}`], 'exclusive');
+        await tx.lock([exclusive(`orders:${co.uuid}`)]);
         await tx.saveOrder(order(co, 'ord_1', 'ORD-1', now));
         await tx.saveCustomers([customer(co, 'cus_1', PHONE_A, now)]);
         return 'done';
@@ -209,8 +215,7 @@ export function describeOrderConformance(store: CurrentStore): void {
           await tx.saveCustomers([customer(co, 'cus_1', PHONE_A, now, { name: 'Changed' }), customer(co, 'cus_3', '+15550000003', now)]);
           await tx.deleteCustomers(co.uuid, ['cus_2']);
           const evt = event(co, 'evt_1', now);
-          await tx.appendEvent(evt);
-          await tx.addDeliveries([pendingDelivery(w.ctx, evt, 'wh_1')]);
+          await tx.appendEvent(evt, [pendingDelivery(w.ctx, evt, 'wh_1')]);
           throw boom;
         })
         .catch((e: unknown) => e);
@@ -235,7 +240,7 @@ export function describeOrderConformance(store: CurrentStore): void {
       await Promise.all(
         Array.from({ length: 10 }, () =>
           store().transaction(async (tx) => {
-            await tx.lock(['the-key'], 'exclusive');
+            await tx.lock([exclusive('the-key')]);
             const current = (await tx.getOrder(co.uuid, 'ORD-1')) as OrderRecord;
             await tx.saveOrder({ ...current, version: current.version + 1 });
           }),
@@ -245,7 +250,7 @@ export function describeOrderConformance(store: CurrentStore): void {
     });
 
     it('refuses a lock outside a transaction', async () => {
-      await expect(store().lock(['the-key'], 'exclusive')).rejects.toThrow(/transaction/);
+      await expect(store().lock([exclusive('the-key')])).rejects.toThrow(/transaction/);
     });
   });
 }

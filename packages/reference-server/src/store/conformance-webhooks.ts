@@ -20,8 +20,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
   /** Appends the event (a second time changes nothing) and adds a pending delivery of it to one endpoint. */
   async function enqueue(write: WriteContext, event: EventRecord, endpointId: string): Promise<DeliveryRecord> {
     const delivery = pendingDelivery(write, event, endpointId);
-    await store().appendEvent(event);
-    await store().addDeliveries([delivery]);
+    await store().appendEvent(event, [delivery]);
     return delivery;
   }
 

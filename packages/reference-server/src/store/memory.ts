@@ -411,14 +411,13 @@ export function createMemoryStore(): MemoryStore {
       return true;
     },
 
-    async appendEvent(event) {
+    async appendEvent(event, pending) {
       requireState(event.company_uuid);
-      if (events.has(event.id)) return;
-      events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
-      undoable(() => events.delete(event.id));
-    },
-    async addDeliveries(records) {
-      for (const record of records) {
+      if (!events.has(event.id)) {
+        events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
+        undoable(() => events.delete(event.id));
+      }
+      for (const record of pending) {
         requireState(record.company_uuid);
         const delivery = { ...copy(record), created_at: iso(record.created_at) };
         addDelivery(delivery);

@@ -10,6 +10,7 @@ import { describeStoreConformance } from './conformance.ts';
 import { company, orderFields, writer } from './conformance-fixtures.ts';
 import { forEveryStore, truncateAll } from './every-store.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
+import { exclusive, shared } from './types.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -92,6 +93,43 @@ describe.skipIf(!databaseUrl)(
         expect(await stores[2]?.getCompany(co?.uuid ?? '')).toEqual(co);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
+      }
+    });
+
+    it('takes the locks of one call in their modes: shared holders together, an exclusive holder alone', async () => {
+      const store = await openSqlStore({ databaseUrl: await freshUrl() });
+      try {
+        const held: string[] = [];
+        let release: () => void = () => {};
+        const releasing = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let first: () => void = () => {};
+        const firstHolds = new Promise<void>((resolve) => {
+          first = resolve;
+        });
+        // The first holds 'a' shared and 'b' exclusive until released.
+        const holder = store.transaction(async (tx) => {
+          await tx.lock([shared('a'), exclusive('b')]);
+          first();
+          await releasing;
+          held.push('first done');
+        });
+        await firstHolds;
+        // A second shared holder of 'a' gets in at once; an exclusive one of 'a', or any of 'b', waits.
+        await store.transaction((tx) => tx.lock([shared('a')]).then(() => void held.push('shared a')));
+        const waiters = [
+          store.transaction((tx) => tx.lock([exclusive('a')]).then(() => void held.push('exclusive a'))),
+          store.transaction((tx) => tx.lock([shared('b')]).then(() => void held.push('shared b'))),
+        ];
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(held).toEqual(['shared a']);
+        release();
+        await Promise.all([holder, ...waiters]);
+        expect(held.slice(0, 2)).toEqual(['shared a', 'first done']);
+        expect(held.slice(2).sort()).toEqual(['exclusive a', 'shared b']);
+      } finally {
+        await store.close();
       }
     });
   },

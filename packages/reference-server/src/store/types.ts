@@ -171,6 +171,18 @@ export class StoreConflictError extends Error {
 /** A claim's lock mode: shared holders may hold a key together, an exclusive holder holds it alone. */
 export type LockMode = 'shared' | 'exclusive';
 
+/** One lock a transaction takes: a string key, held shared or exclusive until the transaction ends. */
+export interface Lock {
+  key: string;
+  mode: LockMode;
+}
+
+/** A shared lock on `key`. */
+export const shared = (key: string): Lock => ({ key, mode: 'shared' });
+
+/** An exclusive lock on `key`. */
+export const exclusive = (key: string): Lock => ({ key, mode: 'exclusive' });
+
 /**
  * Persistence for the reference server: records of each aggregate got, listed and saved as they are
  * given, the outbox, and the claims several instances share. The rules (what an order write does to
@@ -185,10 +197,10 @@ export interface Store {
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
-   * Inside a transaction: waits for and holds the locks on `keys`, in the order given (callers sort
-   * them, so no two transactions wait on each other in a cycle), until the transaction ends.
+   * Inside a transaction: waits for and holds `locks`, taken in the order given (callers keep one
+   * order, so no two transactions wait on each other in a cycle), until the transaction ends.
    */
-  lock(keys: string[], mode: LockMode): Promise<void>;
+  lock(locks: readonly Lock[]): Promise<void>;
 
   // ---- settings: small values the server keeps (admin token hash, JWT key) ----
   getSetting(key: string): Promise<string | null>;
@@ -258,13 +270,14 @@ export interface Store {
   deleteEndpoint(companyUuid: string, id: string): Promise<boolean>;
 
   // ---- the outbox: events and their deliveries ----
-  /** Records an event (a second append of the same id is ignored). */
-  appendEvent(event: EventRecord): Promise<void>;
+  /**
+   * Records an event (a second append of the same id is ignored) and pending deliveries of it; once
+   * they are committed, `onDeliveriesQueued` listeners hear of the deliveries.
+   */
+  appendEvent(event: EventRecord, deliveries: readonly DeliveryRecord[]): Promise<void>;
   getEvent(id: string): Promise<EventRecord | null>;
   /** The company's events (order changes and test events, whether or not an endpoint got them), oldest first. */
   listEvents(companyUuid: string, page: PageRequest): Promise<Page<EventRecord>>;
-  /** Records pending deliveries; once they are committed, `onDeliveriesQueued` listeners hear of them. */
-  addDeliveries(deliveries: DeliveryRecord[]): Promise<void>;
   getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
   /** Newest first. */
   listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;

@@ -2,21 +2,25 @@
 import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { iso } from '../shared.ts';
-import type { LockMode, Store } from '../types.ts';
+import type { Lock, Store } from '../types.ts';
 import { customers, orders, type Schema } from './schema.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath. */
 export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
 
-/** Takes transaction-scoped advisory locks on string keys, one after the other in the order given (released at commit or rollback). */
-export async function advisoryLocks(tx: SqlDatabase, keys: string[], mode: LockMode): Promise<void> {
-  for (const key of keys) {
-    await tx.execute(
-      mode === 'shared'
-        ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
-        : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
-    );
-  }
+/**
+ * Takes transaction-scoped advisory locks on string keys (released at commit or rollback), all in
+ * one statement: a row per lock, in the order given (the ordinality keeps it, and the select list is
+ * evaluated row by row), so each waits only for its own key.
+ */
+export async function advisoryLocks(tx: SqlDatabase, locks: readonly Lock[]): Promise<void> {
+  if (locks.length === 0) return;
+  await tx.execute(sql`
+    SELECT CASE WHEN l.shared THEN pg_advisory_xact_lock_shared(hashtextextended(l.key, 0))
+                ELSE pg_advisory_xact_lock(hashtextextended(l.key, 0)) END
+      FROM unnest(${sql.param(locks.map((l) => l.key))}::text[], ${sql.param(locks.map((l) => l.mode === 'shared'))}::boolean[])
+           WITH ORDINALITY AS l(key, shared, n)
+     ORDER BY l.n`);
 }
 
 /** `SET column = excluded.column` for every column of `table` but `keep`: an upsert that replaces the row but those. */

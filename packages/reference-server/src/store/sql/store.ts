@@ -120,7 +120,7 @@ function transactionStore(tx: SqlDatabase, queued: () => void): Store {
     ...createSqlDispatch(tx, undefined).methods,
     // A transaction inside: the same one (the domain's use cases nest).
     transaction: (fn) => fn(store),
-    lock: (keys, mode) => advisoryLocks(tx, keys, mode),
+    lock: (locks) => advisoryLocks(tx, locks),
     async close() {
       throw new Error('A transaction store cannot be closed: close the store.');
     },
@@ -350,17 +350,20 @@ function sqlMethods(
       return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.company_uuid, companyUuid)).orderBy(webhookEndpoints.created_at, webhookEndpoints.id);
     },
 
-    async appendEvent(event) {
-      await db
+    async appendEvent(event, pending) {
+      const appended = db
         .insert(events)
         .values({ ...event, created_at: iso(event.created_at) })
         .onConflictDoNothing();
-    },
-    async addDeliveries(records) {
-      if (records.length === 0) return;
-      await db.insert(deliveries).values(records.map((r) => ({ ...r, created_at: iso(r.created_at) })));
-      // Other processes on the database hear of it at commit; this one through `queued`.
-      await db.execute(sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
+      if (pending.length === 0) {
+        await appended;
+        return;
+      }
+      // One statement (drizzle puts each query in parentheses): the event, its deliveries, and a NOTIFY
+      // that the other processes on the database hear at commit.
+      const added = db.insert(deliveries).values(pending.map((r) => ({ ...r, created_at: iso(r.created_at) })));
+      await db.execute(sql`WITH appended AS ${appended}, added AS ${added} SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
+      // This process hears of them through `queued`, once the transaction commits.
       queued();
     },
     async getDelivery(companyUuid, endpointId, id) {
