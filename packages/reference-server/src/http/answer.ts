@@ -19,16 +19,21 @@ export const PREFLIGHT_HEADERS = {
   vary: 'Access-Control-Request-Headers',
 } as const;
 
+const utf8 = new TextEncoder();
+
 /** A JSON answer with the request id and the CORS headers, plus `extra` ones (`retry-after`, `allow`). */
 export function jsonAnswer(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
+  // Sized: an interceptor that turns the answer back into HTTP (MSW 3) then sends it in one piece, not chunked.
+  const bytes = utf8.encode(JSON.stringify(body));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
+    'content-length': String(bytes.byteLength),
     'x-request-id': requestId,
     'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'],
     'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
   };
   if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
-  return new Response(JSON.stringify(body), { status, headers });
+  return new Response(bytes, { status, headers });
 }
 
 /** The answer to an HttpError: its envelope, status and headers. */
