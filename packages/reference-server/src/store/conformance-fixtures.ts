@@ -1,5 +1,5 @@
 /** Builders for the store conformance suite: deterministic ids and time, and records with sensible defaults. */
-import type { CampaignRecord, CompanyRecord, EndpointRecord, OrderFields, Store, TemplateRecord, WriteContext } from './types.ts';
+import type { CampaignRecord, CompanyRecord, EndpointRecord, EventRecord, OrderFields, Store, TemplateRecord, WriteContext } from './types.ts';
 
 /** A write context with ids `prefix_0001`, `prefix_0002`... and a clock that moves only when told. */
 export function writer(start = '2025-01-15T10:00:00.000Z') {
@@ -113,3 +113,12 @@ export function endpoint(companyUuid: string, id: string, now: string, overrides
 export async function deliveriesOf(store: Store, companyUuid: string, endpointId: string) {
   return store.listDeliveries(companyUuid, endpointId, { page: 1, limit: 100 });
 }
+
+/** An event of `co` for the outbox. */
+export const event = (co: CompanyRecord, id: string, now: string): EventRecord => ({
+  id,
+  company_uuid: co.uuid,
+  type: 'order.created',
+  created_at: now,
+  payload: { id, type: 'order.created', created_at: now, data: { order: { id: 'ord_1' } } },
+});

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { newOrderRecord } from '../domain/orders.ts';
 import { pendingDelivery } from '../domain/webhooks.ts';
 import type { CurrentStore } from './conformance.ts';
-import { company, deliveriesOf, endpoint, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
-import { type CompanyRecord, type CustomerRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord } from './types.ts';
+import { company, deliveriesOf, endpoint, event, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
+import { type CompanyRecord, type CustomerRecord, exclusive, type OrderFields, type OrderRecord } from './types.ts';
 
 const PHONE_A = '+15550000001';
 const PHONE_B = '+15550000002';
@@ -32,15 +32,6 @@ const customer = (co: CompanyRecord, id: string, phoneNumber: string, now: strin
   created_at: now,
   updated_at: now,
   ...fields,
-});
-
-/** An event of `co` for the outbox. */
-const event = (co: CompanyRecord, id: string, now: string): EventRecord => ({
-  id,
-  company_uuid: co.uuid,
-  type: 'order.created',
-  created_at: now,
-  payload: { id, type: 'order.created', created_at: now, data: { order: { id: 'ord_1' } } },
 });
 
 /** Registers the order, customer, outbox and transaction tests. */

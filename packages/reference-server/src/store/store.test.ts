@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase } from '../../test/helpers.ts';
 import { syncCustomers } from '../domain/customers.ts';
 import { upsertOrder } from '../domain/orders.ts';
+import { pendingDelivery } from '../domain/webhooks.ts';
 import { describeStoreConformance } from './conformance.ts';
-import { company, orderFields, writer } from './conformance-fixtures.ts';
+import { company, endpoint, event, orderFields, writer } from './conformance-fixtures.ts';
 import { forEveryStore, truncateAll } from './every-store.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
 import { exclusive, shared } from './types.ts';
@@ -93,6 +94,27 @@ describe.skipIf(!databaseUrl)(
         expect(await stores[2]?.getCompany(co?.uuid ?? '')).toEqual(co);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
+      }
+    });
+
+    it('tells its own listeners of deliveries it queued once, and other instances through NOTIFY', async () => {
+      const url = await freshUrl();
+      const [a, b] = await Promise.all([openSqlStore({ databaseUrl: url }), openSqlStore({ databaseUrl: url })]);
+      try {
+        const heard = { a: 0, b: 0 };
+        await a.onDeliveriesQueued(() => void heard.a++);
+        await b.onDeliveriesQueued(() => void heard.b++);
+        const w = writer();
+        const co = await a.createCompany(company(1));
+        await a.createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+        const evt = event(co, 'evt_1', w.ctx.now);
+        await a.transaction((tx) => tx.appendEvent(evt, [pendingDelivery(w.ctx, evt, 'wh_1')]));
+        await vi.waitFor(() => expect(heard.b).toBe(1));
+        // Time for a NOTIFY of a's own to come back, had it not been set aside.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(heard).toEqual({ a: 1, b: 1 });
+      } finally {
+        await Promise.all([a.close(), b.close()]);
       }
     });
 

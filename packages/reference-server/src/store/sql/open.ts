@@ -67,10 +67,17 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> 
   throw new Error('openSqlStore needs a databaseUrl (PostgreSQL), a dataDir (embedded PGlite) or memory: true.');
 }
 
+/** The server process of a connection, as pg read it from BackendKeyData (@types/pg leaves it out). */
+const backendPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID: number }).processID;
+
 async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) => void) | undefined): Promise<SqlStore> {
   const pool = new pg.Pool({ connectionString: databaseUrl });
   // Without a listener, an idle connection that dies (server restart, a DBA's terminate) crashes the process.
   pool.on('error', (error) => onPoolError?.(error));
+  // The backends of this pool's connections: what they NOTIFY, this process already heard of at commit.
+  const ownBackends = new Set<number>();
+  pool.on('connect', (client) => void ownBackends.add(backendPid(client)));
+  pool.on('remove', (client) => void ownBackends.delete(backendPid(client)));
   try {
     const client = await pool.connect();
     try {
@@ -93,7 +100,7 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     const client = new pg.Client({ connectionString: databaseUrl });
     client.on('error', (error) => onPoolError?.(error));
     client.on('notification', (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel && !ownBackends.has(message.processId)) onNotify();
     });
     await client.connect();
     await client.query(`LISTEN ${channel}`);
