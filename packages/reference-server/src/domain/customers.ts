@@ -3,9 +3,17 @@
  * imported through the admin API. How a customer is derived from its orders, recounted after an order
  * write, re-derived by a sync, and imported.
  */
-import { sumAmounts } from '../money.ts';
-import { iso } from '../store/shared.ts';
-import { type CustomerRecord, type CustomerSyncResult, exclusive, type OrderRecord, type Store, shared, type WriteContext } from '../store/types.ts';
+import { iso, phoneOrdersOf } from '../store/shared.ts';
+import {
+  type CustomerRecord,
+  type CustomerSyncResult,
+  exclusive,
+  type OrderRecord,
+  type PhoneOrders,
+  type Store,
+  shared,
+  type WriteContext,
+} from '../store/types.ts';
 
 /**
  * The lock every write to a company's customers takes: shared by order writes and imports (which lock
@@ -22,24 +30,18 @@ export function customerName(firstName: string, lastName: string | null | undefi
 /** What a phone's orders say of its customer. */
 export type DerivedCustomer = Pick<CustomerRecord, 'name' | 'firstName' | 'lastName' | 'email' | 'source' | 'orders_count' | 'orders_amount'>;
 
-/**
- * A customer as a phone's orders describe it: names from the most recently updated order (ties: the
- * larger id), count and exact amount of them all, source 'orders'. Null for no orders.
- */
-export function deriveCustomer(phoneOrders: readonly OrderRecord[]): DerivedCustomer | null {
-  let latest = phoneOrders[0];
-  if (!latest) return null;
-  for (const order of phoneOrders) {
-    if (order.updated_at > latest.updated_at || (order.updated_at === latest.updated_at && order.id > latest.id)) latest = order;
-  }
+/** A customer as a phone's orders describe it: names from the latest of them, their count and exact total, source 'orders'. Null for no orders. */
+export function deriveCustomer(orders: PhoneOrders | null): DerivedCustomer | null {
+  if (!orders) return null;
+  const { latest } = orders;
   return {
     name: customerName(latest.firstName, latest.lastName),
     firstName: latest.firstName,
     lastName: latest.lastName,
     email: latest.email,
     source: 'orders',
-    orders_count: phoneOrders.length,
-    orders_amount: sumAmounts(phoneOrders.map((order) => order.totalAmount)),
+    orders_count: orders.count,
+    orders_amount: orders.amount,
   };
 }
 
@@ -71,7 +73,7 @@ export async function recountCustomers(tx: Store, write: WriteContext, companyUu
   const now = iso(write.now);
   const changed: CustomerRecord[] = [];
   for (const phone of sorted) {
-    const derived = deriveCustomer(await tx.listOrdersByPhone(companyUuid, phone));
+    const derived = deriveCustomer(await tx.phoneOrders(companyUuid, phone));
     const customer = known.get(phone);
     if (customer) changed.push(derived ? { ...customer, ...derived, updated_at: now } : { ...customer, orders_count: 0, orders_amount: 0, updated_at: now });
     else if (derived) changed.push({ id: write.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });
@@ -107,7 +109,7 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
     const result: CustomerSyncResult = { total: 0, created: 0, updated: 0, removed: 0 };
     const changed: CustomerRecord[] = [];
     for (const phone of sortedPhones(byPhone.keys())) {
-      const derived = deriveCustomer(byPhone.get(phone) ?? []) as DerivedCustomer;
+      const derived = deriveCustomer(phoneOrdersOf(byPhone.get(phone) ?? [])) as DerivedCustomer;
       const customer = current.get(phone);
       if (!customer) {
         changed.push({ id: write.newId('cus'), company_uuid: companyUuid, phoneNumber: phone, ...derived, created_at: now, updated_at: now });

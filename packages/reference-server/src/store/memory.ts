@@ -3,7 +3,7 @@ import { cloneGraph, copy } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
-import { compareCreated, iso, pageOffset } from './shared.ts';
+import { compareCreated, iso, pageOffset, phoneOrdersOf } from './shared.ts';
 import { SortedList } from './sorted-list.ts';
 import {
   type CampaignRecord,
@@ -323,9 +323,9 @@ export function createMemoryStore(): MemoryStore {
       const all = [...(states.get(companyUuid)?.orders.values() ?? [])].sort(compareCreated);
       return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
-    async listOrdersByPhone(companyUuid, phoneNumber) {
+    async phoneOrders(companyUuid, phoneNumber) {
       const state = states.get(companyUuid);
-      return [...(state?.ordersByPhone.get(phoneNumber) ?? [])].map((id) => copy(state?.orders.get(id) as OrderRecord));
+      return phoneOrdersOf([...(state?.ordersByPhone.get(phoneNumber) ?? [])].map((id) => copy(state?.orders.get(id) as OrderRecord)));
     },
     async orderTotals(companyUuid) {
       const state = states.get(companyUuid);

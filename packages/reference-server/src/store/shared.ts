@@ -1,5 +1,6 @@
 /** Helpers both store implementations share, so memory and SQL agree on time formats and order. */
-import type { PageRequest } from './types.ts';
+import { sumAmounts } from '../money.ts';
+import type { OrderRecord, PageRequest, PhoneOrders } from './types.ts';
 
 /** A timestamp as ISO-8601 UTC with milliseconds (`2025-01-15T10:00:00.000Z`), whatever offset it came with. */
 export function iso(value: string): string {
@@ -17,4 +18,17 @@ export function pageOffset(page: PageRequest): number {
 export function compareCreated(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
   if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * What the orders of one phone number come to (null for none): their count, exact total, and the
+ * most recently updated one, ties going to the larger id (the SQL store orders by the same).
+ */
+export function phoneOrdersOf(orders: readonly OrderRecord[]): PhoneOrders | null {
+  let latest = orders[0];
+  if (!latest) return null;
+  for (const order of orders) {
+    if (order.updated_at > latest.updated_at || (order.updated_at === latest.updated_at && order.id > latest.id)) latest = order;
+  }
+  return { count: orders.length, amount: sumAmounts(orders.map((order) => order.totalAmount)), latest };
 }

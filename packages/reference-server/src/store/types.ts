@@ -20,6 +20,16 @@ export interface OrderRecord extends Order {
   company_uuid: string;
 }
 
+/** What a company's orders that name one phone number come to: all a customer is derived from. */
+export interface PhoneOrders {
+  /** How many there are. */
+  count: number;
+  /** Their total amount, summed exactly. */
+  amount: number;
+  /** The most recently updated (ties: the larger id), whose names the customer takes. */
+  latest: OrderRecord;
+}
+
 export interface CustomerRecord extends Customer {
   company_uuid: string;
 }
@@ -241,8 +251,8 @@ export interface Store {
   saveOrder(order: OrderRecord): Promise<void>;
   /** The company's orders, oldest first (by creation, then id). */
   listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
-  /** Every order of the company that names `phoneNumber`. */
-  listOrdersByPhone(companyUuid: string, phoneNumber: string): Promise<OrderRecord[]>;
+  /** What the company's orders that name `phoneNumber` come to (see `phoneOrdersOf`); null when none does. */
+  phoneOrders(companyUuid: string, phoneNumber: string): Promise<PhoneOrders | null>;
   /** How many orders the company has, and their exact total amount. */
   orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
 

@@ -1,5 +1,5 @@
 /** The SQL store's order and customer persistence, and the transaction-scoped locks the domain takes. */
-import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { iso } from '../shared.ts';
 import type { Lock, Store } from '../types.ts';
@@ -36,7 +36,7 @@ const orderUpdate = replaceAllBut(orders, ['id', 'company_uuid', 'company_order_
 const customerUpdate = replaceAllBut(customers, ['id', 'company_uuid', 'phoneNumber', 'created_at']);
 
 /** The order and customer methods of the SQL store over `db` (a pool or a transaction). */
-export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder' | 'listOrdersByPhone' | 'getCustomers' | 'saveCustomers' | 'deleteCustomers'> {
+export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder' | 'phoneOrders' | 'getCustomers' | 'saveCustomers' | 'deleteCustomers'> {
   return {
     async getOrder(companyUuid, companyOrderId) {
       const [row] = await db
@@ -51,11 +51,21 @@ export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder'
         .values({ ...order, created_at: iso(order.created_at), updated_at: iso(order.updated_at) })
         .onConflictDoUpdate({ target: [orders.company_uuid, orders.company_order_id], set: orderUpdate });
     },
-    async listOrdersByPhone(companyUuid, phoneNumber) {
-      return db
-        .select()
+    async phoneOrders(companyUuid, phoneNumber) {
+      // The latest order, with the count and exact total of them all beside it (window sums, taken before the limit).
+      const [row] = await db
+        .select({
+          ...getTableColumns(orders),
+          count: sql<number>`count(*) over ()`.mapWith(Number),
+          amount: sql<string>`(sum(${orders.totalAmount}) over ())::text`.mapWith(Number),
+        })
         .from(orders)
-        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.phoneNumber, phoneNumber)));
+        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.phoneNumber, phoneNumber)))
+        .orderBy(desc(orders.updated_at), desc(orders.id))
+        .limit(1);
+      if (!row) return null;
+      const { count, amount, ...latest } = row;
+      return { count, amount, latest };
     },
     async getCustomers(companyUuid, phoneNumbers) {
       if (phoneNumbers.length === 0) return [];
