@@ -325,7 +325,8 @@ export function createMemoryStore(): MemoryStore {
     },
     async phoneOrders(companyUuid, phoneNumber) {
       const state = states.get(companyUuid);
-      return phoneOrdersOf([...(state?.ordersByPhone.get(phoneNumber) ?? [])].map((id) => copy(state?.orders.get(id) as OrderRecord)));
+      const orders = phoneOrdersOf([...(state?.ordersByPhone.get(phoneNumber) ?? [])].map((id) => state?.orders.get(id) as OrderRecord));
+      return orders && { ...orders, latest: copy(orders.latest) };
     },
     async orderTotals(companyUuid) {
       const state = states.get(companyUuid);
