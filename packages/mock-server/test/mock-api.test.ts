@@ -124,11 +124,14 @@ describe('seed and reset', () => {
 
 describe('state()', () => {
   it('shows the company’s orders, campaigns, customers, templates and events as the API shows them', async () => {
-    const mock = mockWith();
+    // A second between the writes: events of one millisecond are listed by id, not in the order they happened.
+    const mock = mockWith({ clock: 'manual' });
     const call = client(mock);
     const cid = mock.company.company_id;
     await call('POST', '/api/order/addOrder', orderBody(cid, 'ORD-1'));
+    await mock.clock.advance('1s');
     await call('POST', '/api/order/addOrder', orderBody(cid, 'ORD-2', { phoneNumber: '+919800000002', firstName: 'Ravi', totalAmount: 10 }));
+    await mock.clock.advance('1s');
     await call('PUT', '/api/order/updateOrder/ORD-1', { company_id: cid, companyOrderStatus: 'Shipped' });
     await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'));
     await call('POST', `/agency/template?uuid=${mock.company.uuid}`, { template_name: 'welcome', phone_number: '6363978748', wam_id: 'w1' });
