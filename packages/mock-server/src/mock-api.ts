@@ -122,7 +122,6 @@ interface Generation {
   store: MemoryStore;
   ids: IdGenerator;
   runtime: Runtime;
-  app: App;
   channel: MockChannel;
   dispatcherStarted: boolean;
   endpointMade: boolean;
@@ -197,6 +196,8 @@ export function createMockApi(options: MockApiOptions = {}) {
   const faults = createFaults();
   const sink = createWebhookSink();
   let current: Generation;
+  /** The API, made by the first generation and shared by the ones after it. */
+  let app: App | undefined;
   /** Loading of the `data` option for the current generation; `loading` until it settles. */
   let dataLoad: Promise<void> = Promise.resolve();
   let loading = false;
@@ -220,8 +221,11 @@ export function createMockApi(options: MockApiOptions = {}) {
       webhooks: { retrySchedule, batchWrites: false },
       onAnswered: ({ request, operationId, body, status, at }) =>
         journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at }),
+      // One app for the mock's life: each generation points it at its own store.
+      app,
     });
-    const gen: Generation = { id, store, ids, runtime, app: runtime.app, channel, dispatcherStarted: false, endpointMade: from?.endpointMade ?? false };
+    app = runtime.app;
+    const gen: Generation = { id, store, ids, runtime, channel, dispatcherStarted: false, endpointMade: from?.endpointMade ?? false };
     // The memory store does all its work before its promise settles, so the company exists on return.
     if (from) store.restore(from.store);
     else void store.createCompany({ ...companyRecord, created_at: clock.now().toISOString() });
@@ -317,7 +321,7 @@ export function createMockApi(options: MockApiOptions = {}) {
         if (fault.status) return faultResponse(operationId, fault, request);
       }
     }
-    return current.app.fetch(request);
+    return current.runtime.app.fetch(request);
   }
 
   function faultResponse(operationId: OperationId, fault: FaultOptions, request: Request): Response {
@@ -333,7 +337,7 @@ export function createMockApi(options: MockApiOptions = {}) {
   /** The app's answer to `request`, a synchronous throw turned into a rejection. */
   function toApp(request: Request): Promise<Response> {
     try {
-      return Promise.resolve(current.app.fetch(request));
+      return Promise.resolve(current.runtime.app.fetch(request));
     } catch (err) {
       return Promise.reject(err);
     }

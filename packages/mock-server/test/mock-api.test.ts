@@ -120,6 +120,35 @@ describe('seed and reset', () => {
     // The same campaign name is free again.
     expect((await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'))).status).toBe(201);
   });
+  it('answers after reset() and restore() as a new mock would: companies made since are unknown, rate limits start afresh', async () => {
+    const mock = mockWith({ rateLimitPerMinute: 2 });
+    const snap = mock.snapshot();
+    const made = await mock.fetch('/api/v2/companies', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Other', company_id: 'OTHER1' }),
+    });
+    const { uuid } = ((await made.json()) as { data: { uuid: string } }).data;
+    const issued = await mock.fetch(`/api/v2/companies/${uuid}/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scopes: ['agency'] }),
+    });
+    const other = { uuid, token: ((await issued.json()) as { data: { token: string } }).data.token };
+    const customers = (uuid: string, token: string) => mock.fetch(`/agency/getCustomers?uuid=${uuid}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await customers(other.uuid, other.token)).status).toBe(200);
+    const ownStatuses = async () => {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await customers(mock.company.uuid, mock.company.token)).status);
+      return statuses;
+    };
+    expect(await ownStatuses()).toEqual([200, 200, 429]);
+    for (const back of [() => mock.reset(), () => mock.restore(snap)]) {
+      await back();
+      expect((await customers(other.uuid, other.token)).status).toBe(404);
+      expect(await ownStatuses()).toEqual([200, 200, 429]);
+    }
+  });
 });
 
 describe('state()', () => {

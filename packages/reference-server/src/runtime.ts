@@ -17,6 +17,11 @@ export interface RuntimeOptions extends AppDeps {
   webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost'>;
   /** The campaign scheduler's settings (how often it looks for due campaigns...). */
   campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids'>;
+  /**
+   * An app made earlier, to answer on this runtime's store and ids (its `useStore`) instead of a new
+   * app; it keeps its own config and hooks. The mock keeps one app across its resets this way.
+   */
+  app?: App;
 }
 
 /** The API and the work behind it, on one store: what the server runs, and what the mock runs in-process. */
@@ -60,7 +65,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const ids = options.ids ?? createRandomIds();
   const logger = options.logger ?? silentLogger;
   const { store } = options;
-  const app = createApp({ ...options, clock, ids, logger });
+  const app = options.app ?? createApp({ ...options, clock, ids, logger });
+  if (options.app) options.app.useStore(store, ids);
   const dispatcher = createDispatcher({
     ...options.webhooks,
     store,

@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createSeededIds } from '../src/ids.ts';
+import { createMemoryStore } from '../src/store/memory.ts';
 import { describeApiConformance } from './api-conformance.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
@@ -43,6 +45,41 @@ describe('rate limit', () => {
     expect((await get(b)).status).toBe(200);
     clock.advance(20_000);
     expect((await get(a)).status).toBe(200);
+  });
+});
+
+describe('useStore', () => {
+  it('answers from the next request on as a new app on that store would: its records, its ids, no cached company, full rate limits', async () => {
+    const first = await inProcessApp({ config: { rateLimitPerMinute: 3 } });
+    const { app, fetch } = first;
+    const list = (c: { uuid: string; token: string }) => fetch(`/agency/getCampaignData?uuid=${c.uuid}`, { headers: { authorization: `Bearer ${c.token}` } });
+    const statuses = async (c: { uuid: string; token: string }, n: number) => {
+      const seen = [];
+      for (let i = 0; i < n; i++) seen.push((await list(c)).status);
+      return seen;
+    };
+    const a = await companyWithToken(fetch);
+    expect(await statuses(a, 4)).toEqual([200, 200, 200, 429]);
+
+    const next = createMemoryStore();
+    app.useStore(next, createSeededIds(7));
+    // The company read (and cached) through the first store is unknown to the next one.
+    expect((await list(a)).status).toBe(404);
+    const b = await companyWithToken(fetch);
+    expect(await next.getCompany(b.uuid)).toMatchObject({ name: 'Acme' });
+    expect(await first.store.getCompany(b.uuid)).toBeNull();
+    const created = await (
+      await fetch(`/agency/createCampaign?uuid=${b.uuid}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'spring', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 'welcome' } }),
+      })
+    ).json();
+    // Named by the ids given.
+    const expected = createSeededIds(7);
+    expect(Array.from({ length: 20 }, () => expected.newId('cmp'))).toContain(created.data.id);
+    // The token's bucket started full: the create, two reads, then 429.
+    expect(await statuses(b, 3)).toEqual([200, 200, 429]);
   });
 });
 

@@ -7,11 +7,13 @@ import { HttpError } from './errors.ts';
 export interface RateLimiter {
   /** Throws a 429 with Retry-After when `key` has no request left. */
   take(key: string, nowMs: number): void;
+  /** Forgets every key's use: each starts again with a full bucket. */
+  clear(): void;
 }
 
 /** `perMinute` 0 turns limiting off. Buckets idle for two minutes are forgotten. */
 export function createRateLimiter(perMinute: number): RateLimiter {
-  if (perMinute <= 0) return { take() {} };
+  if (perMinute <= 0) return { take() {}, clear() {} };
   const ratePerMs = perMinute / 60_000;
   const buckets = new Map<string, { tokens: number; at: number }>();
   let lastSweep = 0;
@@ -33,6 +35,9 @@ export function createRateLimiter(perMinute: number): RateLimiter {
       throw new HttpError(429, `Too many requests: this token may make ${perMinute} a minute; retry in ${retryAfter} seconds`, {
         headers: { 'retry-after': String(retryAfter) },
       });
+    },
+    clear() {
+      buckets.clear();
     },
   };
 }
