@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswer } from './answer.ts';
+import { jsonAnswer, utf8Length } from './answer.ts';
 
 describe('jsonAnswer', () => {
   it('gives the JSON body with its size in bytes, the request id and the CORS headers', async () => {
@@ -13,5 +13,13 @@ describe('jsonAnswer', () => {
     expect(res.headers.get('x-request-id')).toBe('req_1');
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts the UTF-8 bytes of ASCII and of any other text, surrogate pairs and NUL included', () => {
+    for (const text of ['', 'abc', '{"a":"\u0000"}', '\u0000\u007f', 'Crème brûlée ☕', '😀 x', '\u0080\u07ff\u0800\uffff', 'a'.repeat(10_000)]) {
+      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).byteLength);
+    }
   });
 });

@@ -20,20 +20,32 @@ export const PREFLIGHT_HEADERS = {
 } as const;
 
 const utf8 = new TextEncoder();
+/** Any UTF-16 code unit above ASCII (surrogates included). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * The size of `text` in UTF-8 bytes. ASCII text, as most answers are, is measured without encoding it:
+ * the body then goes into the Response as the string, which the Response encodes once when it is read,
+ * instead of being encoded here and copied again by the Response (benchmark rows `mock.inprocess.vs-prism`
+ * and `mock.http.vs-node-http`).
+ */
+export function utf8Length(text: string): number {
+  return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
+}
 
 /** A JSON answer with the request id and the CORS headers, plus `extra` ones (`retry-after`, `allow`). */
 export function jsonAnswer(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
   // Sized: an interceptor that turns the answer back into HTTP (MSW 3) then sends it in one piece, not chunked.
-  const bytes = utf8.encode(JSON.stringify(body));
+  const text = JSON.stringify(body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'content-length': String(bytes.byteLength),
+    'content-length': String(utf8Length(text)),
     'x-request-id': requestId,
     'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'],
     'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
   };
   if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
-  return new Response(bytes, { status, headers });
+  return new Response(text, { status, headers });
 }
 
 /** The answer to an HttpError: its envelope, status and headers. */
