@@ -95,6 +95,29 @@ for (const [kind, via] of [
       expect(d?.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, response_excerpt: 'ok', error: null })]);
     });
 
+    it('sends what a write in this process queued without claiming it: the write leases it to the dispatcher', async () => {
+      const receiver = await startReceiver();
+      cleanups.push(receiver.close);
+      const store = await makeStore();
+      let claims = 0;
+      const counted: Store = {
+        ...store,
+        claimDeliveries: (claim) => {
+          claims++;
+          return store.claimDeliveries(claim);
+        },
+      };
+      // No poll while the test runs: the one claim is the start's.
+      const { addOrder, deliveries } = await setup(counted, { url: receiver.url }, { pollIntervalMs: 60_000 });
+      await vi.waitFor(() => expect(claims).toBe(1));
+      await addOrder('ORD-1');
+      await addOrder('ORD-2');
+      await receiver.waitFor(2);
+      const done = await until(deliveries, (ds) => ds.length === 2 && ds.every((d) => d.status === 'succeeded'));
+      expect(done.map((d) => d.attempt_count)).toEqual([1, 1]);
+      expect(claims).toBe(1);
+    });
+
     it('retries failures on the schedule, logs every attempt, and succeeds', async () => {
       const receiver = await startReceiver((_, i) => (i < 2 ? { status: 500, body: 'boom' } : { status: 204 }));
       cleanups.push(receiver.close);

@@ -1,9 +1,9 @@
 /** Store conformance: webhook endpoints and deliveries. Registered by `describeStoreConformance`. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pendingDelivery } from '../domain/webhooks.ts';
 import type { CurrentStore } from './conformance.ts';
 import { company, deliveriesOf, endpoint, seedCompany, writer } from './conformance-fixtures.ts';
-import type { DeliveryRecord, EventRecord, WriteContext } from './types.ts';
+import type { ClaimedDelivery, DeliveryRecord, EventRecord, WriteContext } from './types.ts';
 
 function testEvent(companyUuid: string, id: string, now: string): EventRecord {
   return {
@@ -135,6 +135,107 @@ export function describeWebhookConformance(store: CurrentStore): void {
       expect((await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 10, status: 'pending' })).total).toBe(4);
       expect(await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 10, status: 'succeeded' })).toEqual({ items: [], total: 0 });
       expect(await store().listDeliveries(company(2).uuid, 'wh_1', { page: 1, limit: 10 })).toEqual({ items: [], total: 0 });
+    });
+
+    it('leases the deliveries a write makes to the taker, and hands them over once it commits', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_on', w.ctx.now));
+      await store().createEndpoint(endpoint(co.uuid, 'wh_off', w.ctx.now, { enabled: false }));
+      const taken: ClaimedDelivery[][] = [];
+      const asked: number[] = [];
+      const leaseUntil = '2025-01-15T10:01:00.000Z';
+      const stop = store().takeOnWrite({
+        claimToken: 'dsp_here',
+        leaseUntil: (n) => {
+          asked.push(n);
+          return leaseUntil;
+        },
+        take: (c) => void taken.push(c),
+      });
+      let heard = 0;
+      const unsubscribe = await store().onDeliveriesQueued(() => void heard++);
+      try {
+        const event = testEvent(co.uuid, 'evt_1', w.ctx.now);
+        const on = pendingDelivery(w.ctx, event, 'wh_on');
+        const off = pendingDelivery(w.ctx, event, 'wh_off');
+        await store().transaction(async (tx) => {
+          await tx.appendEvent(event, [on, off]);
+          expect(taken).toEqual([]);
+        });
+        expect(asked).toEqual([2]);
+        // Those to an enabled endpoint, with what sending needs; the other one's lease lapses unused.
+        expect(taken).toEqual([
+          [
+            {
+              delivery: on,
+              endpoint: { id: 'wh_on', url: 'https://hooks.example.com/wh_on', secret: expect.any(String), previous_secrets: [] },
+              payload: event.payload,
+              claimToken: 'dsp_here',
+            },
+          ],
+        ]);
+        // Leased: no other claimer gets them before the lease ends, and the taker records the attempt under its token.
+        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10 };
+        expect(await store().claimDeliveries(claim)).toEqual([]);
+        const outcome = {
+          attempt: { attempt: 1, started_at: w.ctx.now, status_code: 200, latency_ms: 1, response_excerpt: 'ok', error: null },
+          status: 'succeeded' as const,
+          nextAttemptAt: null,
+        };
+        expect(await store().finishAttempts([{ id: on.id, claimToken: 'dsp_here', outcome }], w.ctx.now)).toEqual(new Set([on.id]));
+        // A second delivery of the same event carries the payload kept with it.
+        await store().appendEvent({ ...event, payload: { changed: true } }, [pendingDelivery(w.ctx, event, 'wh_on')]);
+        expect(taken[1]?.[0]?.payload).toEqual(event.payload);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(heard).toBe(0);
+      } finally {
+        stop();
+        await unsubscribe();
+      }
+    });
+
+    it('hands nothing over for a write that rolls back, and leaves deliveries to a claim when the taker has no room', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      let room = true;
+      const taken: ClaimedDelivery[][] = [];
+      const stop = store().takeOnWrite({
+        claimToken: 'dsp_here',
+        leaseUntil: () => (room ? '2025-01-15T10:01:00.000Z' : null),
+        take: (c) => void taken.push(c),
+      });
+      let heard = 0;
+      const unsubscribe = await store().onDeliveriesQueued(() => void heard++);
+      try {
+        const first = testEvent(co.uuid, 'evt_1', w.ctx.now);
+        await expect(
+          store().transaction(async (tx) => {
+            await tx.appendEvent(first, [pendingDelivery(w.ctx, first, 'wh_1')]);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(taken).toEqual([]);
+        expect(await store().getEvent('evt_1')).toBeNull();
+        room = false;
+        const second = testEvent(co.uuid, 'evt_2', w.ctx.now);
+        const delivery = pendingDelivery(w.ctx, second, 'wh_1');
+        await store().transaction((tx) => tx.appendEvent(second, [delivery]));
+        expect(taken).toEqual([]);
+        await vi.waitFor(() => expect(heard).toBe(1));
+        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10 };
+        expect((await store().claimDeliveries(claim)).map((c) => c.delivery.id)).toEqual([delivery.id]);
+        // Stopped, it is asked for nothing.
+        room = true;
+        stop();
+        const third = testEvent(co.uuid, 'evt_3', w.ctx.now);
+        await store().transaction((tx) => tx.appendEvent(third, [pendingDelivery(w.ctx, third, 'wh_1')]));
+        expect(taken).toEqual([]);
+      } finally {
+        stop();
+        await unsubscribe();
+      }
     });
 
     it('tells when the earliest pending delivery falls due, or the earliest after a moment', async () => {

@@ -1,7 +1,8 @@
 import { copy } from './copy.ts';
+import { takerSlot, type WriteLease } from './shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from './types.ts';
 
-type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued'>;
+type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
 
 /**
  * The dispatch half of the memory store, over its maps. `queued` is called for every new pending
@@ -15,7 +16,20 @@ export function createMemoryDispatch(maps: {
   const pending = new Set<string>();
   const claims = new Map<string, { token: string; until: string }>();
   const listeners = new Set<() => void>();
+  const taker = takerSlot();
   let notifyScheduled = false;
+
+  /** What sending `d` needs, under `claimToken`; null when its endpoint is disabled or gone. */
+  function claimed(d: DeliveryRecord, claimToken: string): ClaimedDelivery | null {
+    const endpoint = maps.endpoints.get(d.endpoint_id);
+    if (!endpoint?.enabled) return null;
+    return {
+      delivery: copy(d),
+      endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: copy(endpoint.previous_secrets) },
+      payload: copy(maps.events.get(d.event_id)?.payload ?? {}),
+      claimToken,
+    };
+  }
 
   const methods: DispatchMethods = {
     async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
@@ -29,15 +43,9 @@ export function createMemoryDispatch(maps: {
         due.push(d);
       }
       due.sort((a, b) => ((a.next_attempt_at ?? '') < (b.next_attempt_at ?? '') ? -1 : (a.next_attempt_at ?? '') > (b.next_attempt_at ?? '') ? 1 : 0));
-      return due.slice(0, limit).map((d): ClaimedDelivery => {
+      return due.slice(0, limit).map((d) => {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
-        const endpoint = maps.endpoints.get(d.endpoint_id) as EndpointRecord;
-        return {
-          delivery: copy(d),
-          endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: copy(endpoint.previous_secrets) },
-          payload: copy(maps.events.get(d.event_id)?.payload ?? {}),
-          claimToken,
-        };
+        return claimed(d, claimToken) as ClaimedDelivery;
       });
     },
 
@@ -85,21 +93,34 @@ export function createMemoryDispatch(maps: {
         listeners.delete(listener);
       };
     },
+
+    takeOnWrite: taker.set,
   };
 
   return {
     methods,
     /** What it keeps, for the store's snapshots (its listeners are not state). */
     state: { pending, claims },
-    queued(delivery: DeliveryRecord) {
+    lease: taker.lease,
+    /**
+     * A new pending delivery. Leased (to the taker), it is claimed at once and what sending it needs is
+     * returned, for `handOver` once it is committed; otherwise listeners hear of it.
+     */
+    queued(delivery: DeliveryRecord, lease: WriteLease | null): ClaimedDelivery | null {
       pending.add(delivery.id);
-      if (notifyScheduled || listeners.size === 0) return;
+      if (lease) {
+        claims.set(delivery.id, { token: lease.claimToken, until: lease.leaseUntil });
+        return claimed(delivery, lease.claimToken);
+      }
+      if (notifyScheduled || listeners.size === 0) return null;
       notifyScheduled = true;
       queueMicrotask(() => {
         notifyScheduled = false;
         for (const l of listeners) l();
       });
+      return null;
     },
+    handOver: taker.handOver,
     forget(id: string) {
       pending.delete(id);
       claims.delete(id);

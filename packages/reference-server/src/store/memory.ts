@@ -3,10 +3,11 @@ import { cloneGraph, copy } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
-import { compareCreated, iso, pageOffset, phoneOrdersOf } from './shared.ts';
+import { compareCreated, iso, pageOffset, phoneOrdersOf, type WriteLease } from './shared.ts';
 import { SortedList } from './sorted-list.ts';
 import {
   type CampaignRecord,
+  type ClaimedDelivery,
   type CompanyRecord,
   type CustomerRecord,
   type DeliveryRecord,
@@ -146,16 +147,20 @@ export function createMemoryStore(): MemoryStore {
     runs: runs.state,
   };
 
-  /** While a transaction runs: how to undo each of its writes, should it throw. */
+  /** While a transaction runs: how to undo each of its writes, should it throw, and what to do once it commits. */
   let journal: (() => void)[] | undefined;
+  let commitHooks: (() => void)[] = [];
   const undoable = (undo: () => void) => journal?.push(undo);
+  /** Runs `f` once the transaction commits (at once outside one: each call is its own). */
+  const committed = (f: () => void) => (journal ? commitHooks.push(f) : f());
 
-  function addDelivery(delivery: DeliveryRecord): void {
+  /** Adds a pending delivery; what sending it needs when it is leased to the taker (see the dispatch's `queued`). */
+  function addDelivery(delivery: DeliveryRecord, lease: WriteLease | null): ClaimedDelivery | null {
     deliveries.set(delivery.id, delivery);
     const list = deliveriesByEndpoint.get(delivery.endpoint_id) ?? new SortedList<DeliveryRecord>();
     deliveriesByEndpoint.set(delivery.endpoint_id, list);
     list.insert(delivery);
-    dispatch.queued(delivery);
+    return dispatch.queued(delivery, lease);
   }
 
   function removeDelivery(delivery: DeliveryRecord): void {
@@ -418,12 +423,16 @@ export function createMemoryStore(): MemoryStore {
         events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
         undoable(() => events.delete(event.id));
       }
+      const lease = dispatch.lease(pending.length);
+      const claimed: ClaimedDelivery[] = [];
       for (const record of pending) {
         requireState(record.company_uuid);
         const delivery = { ...copy(record), created_at: iso(record.created_at) };
-        addDelivery(delivery);
+        const leased = addDelivery(delivery, lease);
+        if (leased) claimed.push(leased);
         undoable(() => removeDelivery(delivery));
       }
+      committed(() => dispatch.handOver(claimed));
     },
     async getDelivery(companyUuid, endpointId, id) {
       const delivery = deliveries.get(id);
@@ -493,15 +502,21 @@ export function createMemoryStore(): MemoryStore {
           end = resolve;
         });
         journal = [];
+        commitHooks = [];
+        let hooks: (() => void)[] = [];
         try {
-          return await fn(inTransaction);
+          const result = await fn(inTransaction);
+          hooks = commitHooks;
+          return result;
         } catch (error) {
           for (const undo of journal.reverse()) undo();
           throw error;
         } finally {
           journal = undefined;
+          commitHooks = [];
           running = undefined;
           end();
+          for (const hook of hooks) hook();
         }
       });
       queue = result.catch(() => {});

@@ -1,6 +1,6 @@
 /** Helpers both store implementations share, so memory and SQL agree on time formats and order. */
 import { sumAmounts } from '../money.ts';
-import type { OrderRecord, PageRequest, PhoneOrders } from './types.ts';
+import type { ClaimedDelivery, DeliveryTaker, OrderRecord, PageRequest, PhoneOrders } from './types.ts';
 
 /** A timestamp as ISO-8601 UTC with milliseconds (`2025-01-15T10:00:00.000Z`), whatever offset it came with. */
 export function iso(value: string): string {
@@ -31,4 +31,34 @@ export function phoneOrdersOf(orders: readonly OrderRecord[]): PhoneOrders | nul
     if (order.updated_at > latest.updated_at || (order.updated_at === latest.updated_at && order.id > latest.id)) latest = order;
   }
   return { count: orders.length, amount: sumAmounts(orders.map((order) => order.totalAmount)), latest };
+}
+
+/** A lease of deliveries being written, to the taker of `takeOnWrite`. */
+export interface WriteLease {
+  claimToken: string;
+  leaseUntil: string;
+}
+
+/** Where a store keeps its `takeOnWrite` takers, asks them for leases and hands each what it leased. */
+export function takerSlot() {
+  const takers = new Set<DeliveryTaker>();
+  return {
+    set(taker: DeliveryTaker): () => void {
+      takers.add(taker);
+      return () => void takers.delete(taker);
+    },
+    /** A lease of `count` deliveries being written, from the first taker with room for them; null when none has. */
+    lease(count: number): WriteLease | null {
+      for (const taker of takers) {
+        const leaseUntil = taker.leaseUntil(count);
+        if (leaseUntil) return { claimToken: taker.claimToken, leaseUntil };
+      }
+      return null;
+    },
+    /** Hands committed deliveries to the taker that leased them (one that has stopped since gets nothing: their lease lapses). */
+    handOver(claimed: readonly ClaimedDelivery[]): void {
+      if (claimed.length === 0) return;
+      for (const taker of takers) if (taker.claimToken === claimed[0]?.claimToken) taker.take([...claimed]);
+    },
+  };
 }

@@ -128,6 +128,18 @@ export interface ClaimedDelivery {
   claimToken: string;
 }
 
+/**
+ * The dispatcher of this process, taking the deliveries this process writes so that their first
+ * attempt needs no claim (see `Store.takeOnWrite`).
+ */
+export interface DeliveryTaker {
+  claimToken: string;
+  /** The end of the lease of `count` deliveries being written now; null leaves them to a later claim (it has no room). */
+  leaseUntil(count: number): string | null;
+  /** Once the write that leased them commits: those of them to an enabled endpoint, with what sending needs. */
+  take(claimed: ClaimedDelivery[]): void;
+}
+
 /** How an attempt ended and what happens next. */
 export interface AttemptOutcome {
   attempt: DeliveryAttemptRecord;
@@ -281,8 +293,9 @@ export interface Store {
 
   // ---- the outbox: events and their deliveries ----
   /**
-   * Records an event (a second append of the same id is ignored) and pending deliveries of it; once
-   * they are committed, `onDeliveriesQueued` listeners hear of the deliveries.
+   * Records an event (a second append of the same id is ignored) and pending deliveries of it. Once
+   * they are committed, the taker (`takeOnWrite`) gets those it leased, and `onDeliveriesQueued`
+   * listeners hear of the others.
    */
   appendEvent(event: EventRecord, deliveries: readonly DeliveryRecord[]): Promise<void>;
   getEvent(id: string): Promise<EventRecord | null>;
@@ -362,6 +375,14 @@ export interface Store {
    * process on the same database (LISTEN/NOTIFY), so dispatchers wake without polling. Returns an unsubscribe function.
    */
   onDeliveriesQueued(listener: () => void): Promise<() => Promise<void>>;
+  /**
+   * Makes `taker` the dispatcher the deliveries this process writes are leased to, by the write itself:
+   * once it commits they are handed over, and no listener hears of them. That takes the claim's round
+   * trip off the way from a committed order to its webhook (the webhooks.latency.p50 row). With several
+   * takers, the first with room gets them. Returns what stops it taking; what was leased to it then
+   * lapses with the lease, as a claim does.
+   */
+  takeOnWrite(taker: DeliveryTaker): () => void;
 
   /** Releases connections; the store is unusable afterwards. */
   close(): Promise<void>;

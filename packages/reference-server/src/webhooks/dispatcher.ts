@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { type HostResolver, type Logger, silentLogger } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
-import type { AttemptOutcome, ClaimedDelivery, Store } from '../store/types.ts';
+import type { AttemptOutcome, ClaimedDelivery, DeliveryTaker, Store } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
 import { signedHeaders } from './sign.ts';
 import { fetchTransport, type WebhookTransport } from './transport.ts';
@@ -106,6 +106,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let wakeUp: (() => void) | undefined;
   let woken = false;
   let unsubscribe: (() => Promise<void>) | undefined;
+  let stopTaking: (() => void) | undefined;
   let renewTimer: ReturnType<typeof setInterval> | undefined;
 
   // Finished attempts are written in batches, one statement at a time: those that finish while one runs
@@ -265,6 +266,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** Holds claimed deliveries and queues an attempt of each. */
+  function enqueue(claimed: readonly ClaimedDelivery[]) {
+    for (const c of claimed) {
+      let release = () => {};
+      held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
+      queue.push({ claimed: c, release });
+    }
+    pump();
+  }
+
   /** Claims up to `room` due deliveries and queues an attempt of each; returns how many it claimed. */
   async function claimAndSend(room: number): Promise<number> {
     const now = clock.now();
@@ -279,14 +290,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch (err) {
       logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
-    for (const c of claimed) {
-      let release = () => {};
-      held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
-      queue.push({ claimed: c, release });
-    }
-    pump();
+    enqueue(claimed);
     return claimed.length;
   }
+
+  /**
+   * Takes the deliveries this process writes while it has room for them: leased by the write, handed
+   * over at its commit, sent without a claim (see Store.takeOnWrite). Those handed over after stop()
+   * lapse with their lease, as queued ones do.
+   */
+  const taker: DeliveryTaker = {
+    claimToken,
+    leaseUntil: (count) => (running && room() >= count ? new Date(clock.now().getTime() + leaseMs).toISOString() : null),
+    take(claimed) {
+      if (running) enqueue(claimed);
+    },
+  };
 
   async function settle() {
     for (;;) {
@@ -330,6 +349,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (running) return;
       running = true;
       unsubscribe = await store.onDeliveriesQueued(wake);
+      stopTaking = store.takeOnWrite(taker);
       renewTimer = setInterval(
         () => {
           if (held.size === 0) return;
@@ -343,6 +363,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     async stop(graceMs = 10_000) {
       running = false;
+      stopTaking?.();
+      stopTaking = undefined;
       wake();
       await loop;
       // Queued attempts never start: their claims lapse after leaseMs, when any dispatcher sends them.

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { takerSlot } from '../shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, Store } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, rowsOf } from './raw.ts';
@@ -40,12 +41,13 @@ export type Listen = (channel: string, onNotify: () => void) => Promise<() => Pr
  */
 export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
   const listeners = new Set<() => void>();
+  const taker = takerSlot();
   let unlisten: (() => Promise<void>) | undefined;
   const fire = () => {
     for (const l of listeners) l();
   };
 
-  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued'> = {
+  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'> = {
     async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
       // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
       const result = await db.execute(sql`
@@ -147,12 +149,18 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
         }
       };
     },
+
+    takeOnWrite: taker.set,
   };
 
   return {
     methods,
-    /** This process queued deliveries and committed. */
-    localQueued: () => queueMicrotask(fire),
+    lease: taker.lease,
+    /** This process queued deliveries and committed: `claimed` (those leased) go to the taker, the others wake the listeners. */
+    committed(claimed: readonly ClaimedDelivery[] | null) {
+      if (claimed) taker.handOver(claimed);
+      else queueMicrotask(fire);
+    },
     async close() {
       listeners.clear();
       await unlisten?.();

@@ -1,11 +1,20 @@
 import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
-import { iso, pageOffset } from '../shared.ts';
-import { type CampaignRecord, type DeliveryRecord, type EndpointRecord, type Store, StoreConflictError } from '../types.ts';
+import { iso, pageOffset, type WriteLease } from '../shared.ts';
+import {
+  type CampaignRecord,
+  type ClaimedDelivery,
+  type DeliveryRecord,
+  type EndpointRecord,
+  type EventRecord,
+  type Store,
+  StoreConflictError,
+} from '../types.ts';
 import { batchedRead } from './batched-read.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
 import { createSqlIdempotency } from './idempotency.ts';
 import { advisoryLocks, type SqlDatabase, sqlOrders } from './orders.ts';
+import { jsonValue, rowsOf } from './raw.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
 
 /** The fields of a PostgreSQL error the store looks at (node-postgres and PGlite both set them; drizzle wraps them in `cause`). */
@@ -86,7 +95,8 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
   });
   const store: Store = {
-    ...sqlMethods(db, () => dispatch.localQueued()),
+    // Outside a transaction each statement commits as it ends: what it queued is handed over at once.
+    ...sqlMethods(db, { lease: dispatch.lease, written: dispatch.committed }),
     async getCompany(uuid) {
       const [row] = await getCompanyStatement.execute({ uuid });
       return row ?? null;
@@ -96,10 +106,10 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     },
     ...dispatch.methods,
     async transaction(fn) {
-      let queued = false;
-      const result = await db.transaction((tx) => fn(transactionStore(tx, () => (queued = true))));
-      // The dispatcher here hears of deliveries once they are committed (other processes through NOTIFY).
-      if (queued) dispatch.localQueued();
+      const written: (readonly ClaimedDelivery[] | null)[] = [];
+      const result = await db.transaction((tx) => fn(transactionStore(tx, { lease: dispatch.lease, written: (claimed) => written.push(claimed) })));
+      // The dispatcher here gets (or hears of) deliveries once they are committed; other processes hear through NOTIFY.
+      for (const claimed of written) dispatch.committed(claimed);
       return result;
     },
     async lock() {
@@ -114,9 +124,9 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
 }
 
 /** The store inside a drizzle transaction: every method runs in it, and `lock` takes advisory locks until it ends. */
-function transactionStore(tx: SqlDatabase, queued: () => void): Store {
+function transactionStore(tx: SqlDatabase, outbox: Outbox): Store {
   const store: Store = {
-    ...sqlMethods(tx, queued),
+    ...sqlMethods(tx, outbox),
     ...createSqlDispatch(tx, undefined).methods,
     // A transaction inside: the same one (the domain's use cases nest).
     transaction: (fn) => fn(store),
@@ -124,18 +134,26 @@ function transactionStore(tx: SqlDatabase, queued: () => void): Store {
     async close() {
       throw new Error('A transaction store cannot be closed: close the store.');
     },
+    takeOnWrite() {
+      throw new Error('takeOnWrite is for the store, not for one of its transactions.');
+    },
   };
   return store;
 }
 
+/** How the deliveries the SQL store writes reach this process's dispatcher. */
+interface Outbox {
+  /** The taker's lease of `count` deliveries being written, or null. */
+  lease(count: number): WriteLease | null;
+  /** Deliveries were written: `claimed` are those leased (to an enabled endpoint), null when none was leased. */
+  written(claimed: readonly ClaimedDelivery[] | null): void;
+}
+
 /**
  * The Store's methods over `db` (the pool, or one transaction), but for transactions and closing;
- * `queued` is called after deliveries are written.
+ * `outbox` hears of the deliveries they write.
  */
-function sqlMethods(
-  db: SqlDatabase,
-  queued: () => void,
-): Omit<Store, 'transaction' | 'lock' | 'close' | keyof ReturnType<typeof createSqlDispatch>['methods']> {
+function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' | 'lock' | 'close' | keyof ReturnType<typeof createSqlDispatch>['methods']> {
   async function total(
     table: typeof companies | typeof campaigns | typeof customers | typeof orders | typeof events | typeof webhookEndpoints | typeof deliveries,
     where: SQL | undefined,
@@ -359,12 +377,42 @@ function sqlMethods(
         await appended;
         return;
       }
-      // One statement (drizzle puts each query in parentheses): the event, its deliveries, and a NOTIFY
-      // that the other processes on the database hear at commit.
-      const added = db.insert(deliveries).values(pending.map((r) => ({ ...r, created_at: iso(r.created_at) })));
-      await db.execute(sql`WITH appended AS ${appended}, added AS ${added} SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
-      // This process hears of them through `queued`, once the transaction commits.
-      queued();
+      const records = pending.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+      const lease = outbox.lease(records.length);
+      // One statement (drizzle puts each query in parentheses): the event and its deliveries.
+      if (!lease) {
+        // With a NOTIFY the other processes on the database hear at commit (this one through `outbox`).
+        const added = db.insert(deliveries).values(records);
+        await db.execute(sql`WITH appended AS ${appended}, added AS ${added} SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`);
+        outbox.written(null);
+        return;
+      }
+      // Leased to this process's dispatcher, which gets them at commit: no NOTIFY, and the sending
+      // details of their enabled endpoints come back with the write.
+      const added = db.insert(deliveries).values(records.map((r) => ({ ...r, claim_token: lease.claimToken, locked_until: lease.leaseUntil })));
+      const endpointIds = [...new Set(records.map((r) => r.endpoint_id))];
+      const result = await db.execute(sql`
+        WITH appended AS ${appended}, added AS ${added}
+        SELECT e.id, e.url, e.secret, e.previous_secrets, (SELECT ev.payload FROM events AS ev WHERE ev.id = ${event.id}) AS stored_payload
+          FROM webhook_endpoints AS e WHERE e.id = ANY(${sql.param(endpointIds)}::text[]) AND e.enabled`);
+      const rows = rowsOf(result);
+      // An event appended before keeps its payload (the statement does not see its own insert: null for a new one).
+      const stored = rows[0]?.stored_payload;
+      const payload = stored === null || stored === undefined ? event.payload : jsonValue<EventRecord['payload']>(stored);
+      const endpoints = new Map(rows.map((r) => [r.id as string, r]));
+      const claimed: ClaimedDelivery[] = [];
+      for (const delivery of records) {
+        const e = endpoints.get(delivery.endpoint_id);
+        if (!e) continue;
+        const endpoint = {
+          id: delivery.endpoint_id,
+          url: e.url as string,
+          secret: e.secret as string,
+          previous_secrets: jsonValue<EndpointRecord['previous_secrets']>(e.previous_secrets),
+        };
+        claimed.push({ delivery, endpoint, payload, claimToken: lease.claimToken });
+      }
+      outbox.written(claimed);
     },
     async getDelivery(companyUuid, endpointId, id) {
       const [row] = await db
