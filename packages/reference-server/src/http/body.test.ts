@@ -37,6 +37,38 @@ describe('readJsonBody', () => {
     expect(await readJsonBody(post('{"a":"\\ud83c\\udf3c","b":"\\\\ud800"}'))).toEqual({ a: '🌼', b: '\\ud800' });
   });
 
+  it('reads a body of declared length whole, and one of undeclared length a chunk at a time, both to the limit', async () => {
+    const body = '{"a":"é"}';
+    const declared = new Request('http://x/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+    expect(await readJsonBody(declared)).toEqual({ a: 'é' });
+    const chunked = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let at = 0; at < bytes.byteLength; at += 4) c.enqueue(bytes.slice(at, at + 4));
+          c.close();
+        },
+      });
+      return new Request('http://x/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    };
+    expect(await readJsonBody(chunked(body))).toEqual({ a: 'é' });
+    await expect(readJsonBody(chunked('{"a":"0123456789"}'), 10)).rejects.toMatchObject({ status: 413 });
+    // Declared too long: refused before reading. Declared shorter than it is (only a Request made in-process can): measured after.
+    const lying = (length: number) =>
+      new Request('http://x/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(length) },
+        body: '{"a":"0123456789"}',
+      });
+    await expect(readJsonBody(lying(11), 10)).rejects.toMatchObject({ status: 413 });
+    await expect(readJsonBody(lying(5), 10)).rejects.toMatchObject({ status: 413 });
+    expect(await readJsonBody(lying(0))).toEqual({ a: '0123456789' });
+  });
+
   it('answers 400 to a body nested 5,000 levels deep', async () => {
     await expect(readJsonBody(post(nested(5000)))).rejects.toMatchObject({ status: 400, issues: [{ message: expect.stringMatching(/nests too deep/) }] });
   });

@@ -19,27 +19,14 @@ function isJsonType(contentType: string | null): boolean {
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!req.body) return {};
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  if (size === 0) return {};
+  const bytes = declared === null ? await readStreamed(req, limit) : await readDeclared(req, limit);
+  if (bytes.byteLength === 0) return {};
   if (!isJsonType(req.headers.get('content-type'))) {
     throw new HttpError(415, 'Content-Type must be application/json', {
       issues: [{ path: '', message: `the body was sent as ${req.headers.get('content-type') ?? 'no content type'}` }],
     });
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(concat(chunks, size));
+  const text = utf8.decode(bytes);
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -85,6 +72,40 @@ export function bodyProblem(value: unknown): Issue | undefined {
 
 function tooLarge(limit: number) {
   return new HttpError(413, `Request body is larger than ${limit} bytes`);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * A body whose length was declared, within the limit: read whole. Over HTTP the parser ends a body at
+ * its declared length, so this reads no more than the limit; a Request made in-process may declare
+ * less than it holds, and is measured after. Read whole, the body comes straight off the socket
+ * (@hono/node-server) instead of through a web stream over it, which cost an order write's request
+ * about 0.1 ms more CPU: the webhooks.latency.p50 row.
+ */
+async function readDeclared(req: Request, limit: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (bytes.byteLength > limit) throw tooLarge(limit);
+  return bytes;
+}
+
+/** A body of undeclared length (chunked): read a chunk at a time, stopping past the limit. */
+async function readStreamed(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, size);
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
