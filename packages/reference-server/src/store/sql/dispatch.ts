@@ -22,16 +22,6 @@ export const deliveryColumns = {
   created_at: deliveries.created_at,
 };
 
-/**
- * A FROM item that lets the statement's own transaction commit without waiting for its WAL flush
- * (synchronous_commit off for that transaction alone). For claims and lease renewals only: a
- * PostgreSQL crash may then forget one, which makes a delivery due again (sent twice at worst, as
- * at-least-once allows) but never loses it, since attempts are recorded with a durable commit. It
- * takes a disk flush (about 5 ms on the bench machine) off the way from a committed order to its
- * webhook: the webhooks.latency.p50 row.
- */
-export const ASYNC_COMMIT = sql`(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`;
-
 /** Subscribes to a notification channel; resolves to an unsubscribe function. */
 export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
 
@@ -53,7 +43,7 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
       const result = await db.execute(sql`
         UPDATE deliveries AS d
            SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
-          FROM webhook_endpoints AS e, events AS ev, ${ASYNC_COMMIT}
+          FROM webhook_endpoints AS e, events AS ev
          WHERE d.id IN (
                  SELECT d2.id FROM deliveries AS d2
                    JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
@@ -90,7 +80,7 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
     async extendClaims(ids, claimToken, leaseUntil) {
       if (ids.length === 0) return;
       await db.execute(
-        sql`UPDATE deliveries SET locked_until = ${leaseUntil} FROM ${ASYNC_COMMIT} WHERE claim_token = ${claimToken} AND id IN (${sql.join(
+        sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id IN (${sql.join(
           ids.map((id) => sql`${id}`),
           sql`, `,
         )})`,
