@@ -238,6 +238,27 @@ export function describeWebhookConformance(store: CurrentStore): void {
       }
     });
 
+    it('renews the lease of its own claims only, so a claim after the old lease skips them', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
+      const at = (ms: number) => new Date(Date.parse(w.ctx.now) + ms).toISOString();
+      const [d1, d2, d3] = [
+        await enqueue(w.ctx, testEvent(co.uuid, 'evt_1', w.ctx.now), 'wh_1'),
+        await enqueue(w.ctx, testEvent(co.uuid, 'evt_2', w.ctx.now), 'wh_1'),
+        await enqueue(w.ctx, testEvent(co.uuid, 'evt_3', w.ctx.now), 'wh_1'),
+      ];
+      const claimed = await store().claimDeliveries({ now: w.ctx.now, leaseUntil: at(60_000), claimToken: 'dsp_a', limit: 10 });
+      expect(claimed.map((c) => c.delivery.id).sort()).toEqual([d1?.id, d2?.id, d3?.id].sort());
+      await store().extendClaims([], 'dsp_a', at(300_000));
+      await store().extendClaims([d1?.id as string, d2?.id as string], 'dsp_a', at(300_000));
+      await store().extendClaims([d3?.id as string], 'dsp_other', at(300_000));
+      const idsAt = async (ms: number, claimToken: string) =>
+        (await store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10 })).map((c) => c.delivery.id).sort();
+      expect(await idsAt(120_000, 'dsp_b')).toEqual([d3?.id]);
+      expect(await idsAt(360_000, 'dsp_c')).toEqual([d1?.id, d2?.id].sort());
+    });
+
     it('tells when the earliest pending delivery falls due, or the earliest after a moment', async () => {
       const co = await seedCompany(store());
       const w = writer();

@@ -235,6 +235,17 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().countCampaignsByStatus(company(9).uuid)).toEqual({});
       });
 
+      it('totals no messages for campaigns that have none, for no campaigns, and for ids it does not know', async () => {
+        const { uuid } = await seedCompany(store());
+        const a = await store().createCampaign(campaign(uuid, 'a', writer().ctx.now));
+        const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+        for (const ids of [[], [a.id], [a.id, 'cmp_unknown']]) {
+          const totals = await store().messageTotals(uuid, ids);
+          expect(totals.company, ids.join()).toEqual(none);
+          expect([...totals.campaigns.keys()], ids.join()).toEqual([]);
+        }
+      });
+
       it('finds the earliest due time after a moment, among campaigns of the given statuses, across companies', async () => {
         const a = await seedCompany(store());
         const b = await seedCompany(store(), 2);

@@ -147,21 +147,19 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
 
     async messageTotals(companyUuid, campaignIds) {
       // One statement, three parts told apart by `part`: the company's totals from its count rows (a few
-      // per campaign), and the campaigns' counts and runs from their own rows by key. No campaign has the
-      // empty id, which keeps `IN (...)` valid for an empty list.
-      const ids = sql.join(
-        (campaignIds.length > 0 ? campaignIds : ['']).map((id) => sql`${id}`),
-        sql`, `,
-      );
+      // per campaign), and the campaigns' counts and runs from their own rows by key. The ids go as one
+      // array parameter, not one parameter each: building 200 parameters was a third of what the server
+      // allocated under the server.rss row's load.
+      const ids = sql`${sql.param(campaignIds)}::text[]`;
       const rows = rowsOf(
         await db.execute(sql`
           SELECT 'company' AS part, NULL AS campaign_id, status, sum(n)::int AS n, NULL AS last_run
             FROM message_counts WHERE company_uuid = ${companyUuid} GROUP BY status
           UNION ALL
-          SELECT 'counts', campaign_id, status, n, NULL FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids})
+          SELECT 'counts', campaign_id, status, n, NULL FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id = ANY(${ids})
           UNION ALL
           SELECT 'runs', campaign_id, NULL, count(*)::int, max(run_key) FROM campaign_runs
-           WHERE company_uuid = ${companyUuid} AND campaign_id IN (${ids}) GROUP BY campaign_id`),
+           WHERE company_uuid = ${companyUuid} AND campaign_id = ANY(${ids}) GROUP BY campaign_id`),
       );
       const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
       const campaignsMap = new Map<string, CampaignMessageTotals>();

@@ -79,12 +79,7 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
 
     async extendClaims(ids, claimToken, leaseUntil) {
       if (ids.length === 0) return;
-      await db.execute(
-        sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id IN (${sql.join(
-          ids.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      );
+      await db.execute(sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id = ANY(${sql.param(ids)}::text[])`);
     },
 
     async finishAttempts(finished, now) {
