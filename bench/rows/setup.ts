@@ -25,7 +25,11 @@ export async function benchServer(database: 'postgres' | 'pglite', env: Record<s
     extra.DATABASE_URL = db.url;
     drop = db.drop;
   }
-  const server: ServerProcess = await startServerProcess(extra, 60_000);
+  // A server that does not start leaves no database behind.
+  const server: ServerProcess = await startServerProcess(extra, 60_000).catch(async (error: unknown) => {
+    await drop();
+    throw error;
+  });
   const api = jsonCaller(server.url);
   const call = async (method: string, path: string, token: string, body?: unknown) => (await api(method, path, token, body)).data;
   const company = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Bench', company_id: 'BENCH' });
