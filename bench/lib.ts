@@ -27,6 +27,18 @@ export const median = (xs: number[]) => {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
 
+/**
+ * The mean of `xs` without its lowest and highest tenth. On a shared virtual machine a few batches of
+ * calls read several times the CPU time of the rest, on either side of a row alike; a plain mean
+ * follows them, a trimmed one does not.
+ */
+export function trimmedMean(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(sorted.length / 10);
+  const kept = sorted.slice(cut, sorted.length - cut);
+  return kept.reduce((sum, x) => sum + x, 0) / kept.length;
+}
+
 export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;

@@ -1,6 +1,6 @@
 import { createClient } from '@engagekit/sdk';
 import { bundleSize, MAIN_BUDGET_BYTES } from '../../packages/sdk/scripts/bundle-size.ts';
-import { atMost, type Bench, median, row, sideBySide, startPeerServer } from '../lib.ts';
+import { atMost, type Bench, median, row, sideBySide, startPeerServer, trimmedMean } from '../lib.ts';
 
 const UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';
 const CAMPAIGN = {
@@ -25,18 +25,6 @@ const CAMPAIGN = {
   updated_at: '2026-01-05T08:00:00.000Z',
 };
 const BODY = JSON.stringify({ success: true, message: 'Successfully fetched campaign data.', data: CAMPAIGN });
-
-/**
- * The mean of `xs` without its lowest and highest tenth. On a shared virtual machine a few batches
- * read several times the CPU time of the rest, on either side alike; a plain mean follows them, a
- * trimmed one does not.
- */
-function trimmedMean(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const cut = Math.floor(sorted.length / 10);
-  const kept = sorted.slice(cut, sorted.length - cut);
-  return kept.reduce((sum, x) => sum + x, 0) / kept.length;
-}
 
 /**
  * CPU time (user + system, µs) this process spends a call of `ours` and of `peer`: `batches` batches of
