@@ -116,7 +116,7 @@ export const sdkInProcess: Bench = {
     );
     return row({
       id: 'sdk.call.inprocess',
-      metric: 'campaigns.get with an in-process fetch stub: CPU time (user + system) a call',
+      metric: 'campaigns.get with an in-process fetch stub: CPU time (user + system) a call (trimmed mean of batches of 100 in turns)',
       ours: Math.round(r.ours * 100) / 100,
       peer: Math.round(r.peer * 100) / 100,
       unit: 'µs CPU/call',
