@@ -139,9 +139,13 @@ async function writeOrder(
     if (!existing) assertCreatable(companyOrderId, fields);
     const order = existing ? mergeOrder(existing, fields, write.now) : newOrderRecord(write.newId('ord'), company, companyOrderId, fields, write.now);
     await tx.saveOrder(order);
-    await recountCustomers(tx, write, company.uuid, [order.phoneNumber, ...(existing ? [existing.phoneNumber] : [])]);
+    // The endpoints the event goes to are read beside the customers' reads (one round trip on PostgreSQL).
+    const [, endpoints] = await Promise.all([
+      recountCustomers(tx, write, company.uuid, [order.phoneNumber, ...(existing ? [existing.phoneNumber] : [])]),
+      tx.allEndpoints(company.uuid),
+    ]);
     const event = orderEvent(write, order, existing ? 'order.updated' : 'order.created');
-    await publishEvent(tx, write, event);
+    await publishEvent(tx, write, event, endpoints);
     return { order, created: !existing, event };
   });
 }

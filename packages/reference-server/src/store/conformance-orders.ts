@@ -239,6 +239,23 @@ export function describeOrderConformance(store: CurrentStore): void {
       expect(await store().nextDeliveryDue()).toBeNull();
     });
 
+    it("shows a transaction's writes to its later calls", async () => {
+      const co = await seedCompany(store());
+      const now = writer().ctx.now;
+      const saved = order(co, 'ord_1', 'ORD-1', now);
+      const buyer = customer(co, 'cus_1', PHONE_A, now);
+      await store().transaction(async (tx) => {
+        await tx.lock([exclusive(`orders:${co.uuid}`)]);
+        await tx.saveOrder(saved);
+        expect(await tx.getOrder(co.uuid, 'ORD-1')).toEqual(saved);
+        await tx.saveCustomers([buyer]);
+        await tx.saveOrder({ ...saved, city: 'Later', version: 2 });
+        const [customers, latest] = await Promise.all([tx.getCustomers(co.uuid, [PHONE_A]), tx.getOrder(co.uuid, 'ORD-1')]);
+        expect(customers).toEqual([buyer]);
+        expect(latest?.city).toBe('Later');
+      });
+    });
+
     it('holds a lock until the transaction that took it ends: read-modify-writes under one lock lose nothing', async () => {
       const co = await seedCompany(store());
       const now = writer().ctx.now;

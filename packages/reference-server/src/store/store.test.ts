@@ -5,17 +5,41 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase } from '../../test/helpers.ts';
 import { syncCustomers } from '../domain/customers.ts';
-import { upsertOrder } from '../domain/orders.ts';
+import { newOrderRecord, upsertOrder } from '../domain/orders.ts';
 import { pendingDelivery } from '../domain/webhooks.ts';
 import { describeStoreConformance } from './conformance.ts';
 import { company, endpoint, event, orderFields, writer } from './conformance-fixtures.ts';
 import { forEveryStore, truncateAll } from './every-store.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
-import { exclusive, shared } from './types.ts';
+import { exclusive, type Lock, type Store, shared } from './types.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
 forEveryStore((_, makeStore) => describeStoreConformance('store conformance', makeStore));
+
+forEveryStore((kind, makeStore) => {
+  // The memory store sends nothing ahead, and has no foreign keys to refuse a write.
+  it.skipIf(kind === 'memory')('rejects a transaction with the error of a write it sent ahead, though later calls followed, and undoes it all', async () => {
+    const store = await makeStore();
+    const w = writer();
+    const co = await store.createCompany(company(1));
+    const error = await store
+      .transaction(async (tx) => {
+        await tx.saveOrder(newOrderRecord('ord_1', co, 'ORD-1', orderFields(), w.ctx.now));
+        // No such company: the foreign key refuses it, and the transaction is aborted from there on.
+        await tx.saveOrder(newOrderRecord('ord_2', company(2), 'ORD-2', orderFields(), w.ctx.now));
+        await tx.getOrder(co.uuid, 'ORD-1');
+        return 'not reached';
+      })
+      .catch((e: unknown) => e);
+    const cause = (error as { cause?: { code?: string } }).cause ?? error;
+    expect((cause as { code?: string }).code).toBe('23503');
+    expect(await store.getOrder(co.uuid, 'ORD-1')).toBeNull();
+    // The connection is whole again for the next transaction.
+    await store.transaction((tx) => tx.saveOrder(newOrderRecord('ord_1', co, 'ORD-1', orderFields(), w.ctx.now)));
+    expect((await store.getOrder(co.uuid, 'ORD-1'))?.id).toBe('ord_1');
+  });
+});
 
 describe('PGlite store', () => {
   let shared: SqlStore;
@@ -130,23 +154,29 @@ describe.skipIf(!databaseUrl)(
         const firstHolds = new Promise<void>((resolve) => {
           first = resolve;
         });
+        // A lock is sent ahead of the transaction's next statement, which runs once it is held.
+        const holds = async (tx: Store, locks: Lock[]) => {
+          await tx.lock(locks);
+          await tx.getSetting('after-the-lock');
+        };
         // The first holds 'a' shared and 'b' exclusive until released.
         const holder = store.transaction(async (tx) => {
-          await tx.lock([shared('a'), exclusive('b')]);
+          await holds(tx, [shared('a'), exclusive('b')]);
           first();
           await releasing;
           held.push('first done');
         });
         await firstHolds;
         // A second shared holder of 'a' gets in at once; an exclusive one of 'a', or any of 'b', waits.
-        await store.transaction((tx) => tx.lock([shared('a')]).then(() => void held.push('shared a')));
+        await store.transaction((tx) => holds(tx, [shared('a')]).then(() => void held.push('shared a')));
         const waiters = [
-          store.transaction((tx) => tx.lock([exclusive('a')]).then(() => void held.push('exclusive a'))),
-          store.transaction((tx) => tx.lock([shared('b')]).then(() => void held.push('shared b'))),
+          store.transaction((tx) => holds(tx, [exclusive('a')]).then(() => void held.push('exclusive a'))),
+          store.transaction((tx) => holds(tx, [shared('b')]).then(() => void held.push('shared b'))),
         ];
         await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(held).toEqual(['shared a']);
+        const heldBeforeRelease = [...held];
         release();
+        expect(heldBeforeRelease).toEqual(['shared a']);
         await Promise.all([holder, ...waiters]);
         expect(held.slice(0, 2)).toEqual(['shared a', 'first done']);
         expect(held.slice(2).sort()).toEqual(['exclusive a', 'shared b']);

@@ -219,8 +219,11 @@ export interface Store {
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   /**
-   * Inside a transaction: waits for and holds `locks`, taken in the order given (callers keep one
-   * order, so no two transactions wait on each other in a cycle), until the transaction ends.
+   * Inside a transaction: holds `locks`, taken in the order given (callers keep one order, so no two
+   * transactions wait on each other in a cycle), until the transaction ends. The transaction's later
+   * calls run with them held; the SQL store may resolve before they are (it sends the lock ahead of
+   * those calls on the transaction's connection), so the locks guard the store's data, not work the
+   * caller does between calls.
    */
   lock(locks: readonly Lock[]): Promise<void>;
 
@@ -259,7 +262,11 @@ export interface Store {
 
   // ---- orders ----
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
-  /** Inserts the order, or replaces the one with the same (company_uuid, company_order_id) keeping its id. */
+  /**
+   * Inserts the order, or replaces the one with the same (company_uuid, company_order_id) keeping its id.
+   * Inside a transaction the SQL store sends it ahead, as it does `lock`: later calls see the row, and
+   * a failure rejects the transaction.
+   */
   saveOrder(order: OrderRecord): Promise<void>;
   /** The company's orders, oldest first (by creation, then id). */
   listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
@@ -272,7 +279,7 @@ export interface Store {
   /** The company's customers with these phone numbers (in no particular order). */
   getCustomers(companyUuid: string, phoneNumbers: string[]): Promise<CustomerRecord[]>;
   listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
-  /** Inserts each customer, or replaces the one with the same (company_uuid, phoneNumber) keeping its id and created_at. */
+  /** Inserts each customer, or replaces the one with the same (company_uuid, phoneNumber) keeping its id and created_at; sent ahead as `saveOrder` is. */
   saveCustomers(customers: CustomerRecord[]): Promise<void>;
   deleteCustomers(companyUuid: string, ids: string[]): Promise<void>;
 

@@ -16,6 +16,7 @@ import { createSqlIdempotency } from './idempotency.ts';
 import { advisoryLocks, type SqlDatabase, sqlOrders } from './orders.ts';
 import { jsonValue, rowsOf } from './raw.ts';
 import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
+import { inTransaction, type WritesAhead } from './writes-ahead.ts';
 
 /** The fields of a PostgreSQL error the store looks at (node-postgres and PGlite both set them; drizzle wraps them in `cause`). */
 interface PgErrorFields {
@@ -107,7 +108,9 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     ...dispatch.methods,
     async transaction(fn) {
       const written: (readonly ClaimedDelivery[] | null)[] = [];
-      const result = await db.transaction((tx) => fn(transactionStore(tx, { lease: dispatch.lease, written: (claimed) => written.push(claimed) })));
+      const result = await db.transaction((tx) =>
+        inTransaction((ahead) => fn(transactionStore(tx, { lease: dispatch.lease, written: (claimed) => written.push(claimed) }, ahead))),
+      );
       // The dispatcher here gets (or hears of) deliveries once they are committed; other processes hear through NOTIFY.
       for (const claimed of written) dispatch.committed(claimed);
       return result;
@@ -123,14 +126,21 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
   return store;
 }
 
-/** The store inside a drizzle transaction: every method runs in it, and `lock` takes advisory locks until it ends. */
-function transactionStore(tx: SqlDatabase, outbox: Outbox): Store {
+/**
+ * The store inside a drizzle transaction: every method runs in it, and `lock` takes advisory locks until
+ * it ends. The locks and the order and customer upserts, whose answers nothing reads, are sent ahead
+ * (see writes-ahead.ts).
+ */
+function transactionStore(tx: SqlDatabase, outbox: Outbox, ahead: WritesAhead): Store {
+  const methods = sqlMethods(tx, outbox);
   const store: Store = {
-    ...sqlMethods(tx, outbox),
+    ...methods,
+    saveOrder: (order) => ahead.send(methods.saveOrder(order)),
+    saveCustomers: (records) => ahead.send(methods.saveCustomers(records)),
     ...createSqlDispatch(tx, undefined).methods,
     // A transaction inside: the same one (the domain's use cases nest).
     transaction: (fn) => fn(store),
-    lock: (locks) => advisoryLocks(tx, locks),
+    lock: (locks) => ahead.send(advisoryLocks(tx, locks)),
     async close() {
       throw new Error('A transaction store cannot be closed: close the store.');
     },
