@@ -111,7 +111,7 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     };
   };
   return Object.assign(
-    createSqlStore(db, () => pool.end(), listen),
+    createSqlStore(db, () => pool.end(), { readConcurrency: 4 }, listen),
     { db, kind: 'postgres' as const },
   );
 }
@@ -130,7 +130,7 @@ async function openPglite(dataDir: string | undefined, onFailure: ((error: Error
     await migratePglite(database, { migrationsFolder });
     const db: SqlDatabase = database;
     return Object.assign(
-      createSqlStore(db, () => client.close()),
+      createSqlStore(db, () => client.close(), { readConcurrency: 1 }),
       { db, kind: 'pglite' as const },
     );
   } catch (error) {

@@ -57,11 +57,21 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
+/** How the SQL store reads, by driver (its speed, not its behaviour). */
+export interface SqlStoreTuning {
+  /**
+   * Campaign reads' queries in flight at once (see batchedRead): 4 on a PostgreSQL pool; 1 on PGlite,
+   * whose thread runs one query at a time, so the reads that wait for it all share its next query
+   * (server.read.pglite.vs-node-http: 0.176-0.21 with 4, 0.206-0.264 with 1, in turns).
+   */
+  readConcurrency: number;
+}
+
 /**
  * The `Store` over a drizzle database (PGlite or node-postgres, already migrated). `close` releases
  * the driver. Use `openSqlStore`, which opens, migrates and wires this up.
  */
-export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, listen?: Listen): Store {
+export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, tuning: SqlStoreTuning, listen?: Listen): Store {
   const dispatch = createSqlDispatch(db, listen);
   // The hottest reads, as prepared statements: planned once per connection, built once here.
   const getCompanyStatement = db
@@ -85,7 +95,7 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, list
     .innerJoin(campaigns, and(eq(campaigns.company_uuid, sql`k.company_uuid`), eq(campaigns.id, sql`k.id`)))
     .prepare('engagekit_get_campaigns');
   const readCampaign = batchedRead<{ companyUuid: string; id: string }, CampaignRecord>({
-    concurrency: 4,
+    concurrency: tuning.readConcurrency,
     maxBatch: 64,
     one: async (key) => ((await getCampaignStatement.execute(key))[0] as CampaignRecord | undefined) ?? null,
     many: async (keys) => {
