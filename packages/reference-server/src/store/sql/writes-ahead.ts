@@ -1,7 +1,7 @@
 /**
  * Writes sent ahead inside one SQL transaction. It serves the benchmark row webhooks.latency.p50
- * (an order write's answer: 11.2 ms at the p50 with every statement awaited, 9.8 ms with its locks
- * and upserts sent ahead, in turns).
+ * (the addOrder answer's p50: 12.5-13.3 ms with every statement awaited, 10.8-12.6 ms with the
+ * locks and upserts sent ahead, in turns; see BENCHMARKS.md, "Round two, sixth pass").
  *
  * A statement whose answer the transaction never reads (an advisory lock, an upsert) is sent and not
  * waited for: the next statement goes out behind it on the same connection, with no round trip in
