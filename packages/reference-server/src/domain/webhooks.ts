@@ -30,12 +30,11 @@ export function pendingDelivery(write: WriteContext, event: EventRecord, endpoin
 
 /**
  * Inside the transaction of the change it reports: appends the event to the outbox and queues one
- * delivery for every enabled endpoint of the company subscribed to its type. Returns how many.
- * `endpoints`, when given, are the company's (`tx.allEndpoints`), read earlier in the transaction.
+ * delivery for every enabled endpoint of the company subscribed to its type. `endpoints` are the
+ * company's (`tx.allEndpoints`), read in the same transaction. Returns how many.
  */
-export async function publishEvent(tx: Store, write: WriteContext, event: EventRecord, endpoints?: EndpointRecord[]): Promise<number> {
-  const all = endpoints ?? (await tx.allEndpoints(event.company_uuid));
-  const deliveries = all.filter((e) => endpointWants(e, event.type)).map((e) => pendingDelivery(write, event, e.id));
+export async function publishEvent(tx: Store, write: WriteContext, event: EventRecord, endpoints: EndpointRecord[]): Promise<number> {
+  const deliveries = endpoints.filter((e) => endpointWants(e, event.type)).map((e) => pendingDelivery(write, event, e.id));
   await tx.appendEvent(event, deliveries);
   return deliveries.length;
 }
