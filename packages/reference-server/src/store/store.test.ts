@@ -11,6 +11,7 @@ import { describeStoreConformance } from './conformance.ts';
 import { company, endpoint, event, orderFields, writer } from './conformance-fixtures.ts';
 import { forEveryStore, truncateAll } from './every-store.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
+import { iso } from './shared.ts';
 import { exclusive, type Lock, type Store, shared } from './types.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -38,6 +39,34 @@ forEveryStore((kind, makeStore) => {
     // The connection is whole again for the next transaction.
     await store.transaction((tx) => tx.saveOrder(newOrderRecord('ord_1', co, 'ORD-1', orderFields(), w.ctx.now)));
     expect((await store.getOrder(co.uuid, 'ORD-1'))?.id).toBe('ord_1');
+  });
+
+  it.skipIf(kind === 'memory')('commits nothing when the body returns while a write it sent ahead fails: the COMMIT behind it rolls back', async () => {
+    const store = await makeStore();
+    const w = writer();
+    const co = await store.createCompany(company(1));
+    const error = await store
+      .transaction(async (tx) => {
+        await tx.saveOrder(newOrderRecord('ord_1', co, 'ORD-1', orderFields(), w.ctx.now));
+        await tx.appendEvent(event(co, 'evt_1', iso(w.ctx.now)), []);
+        await tx.saveOrder(newOrderRecord('ord_2', company(2), 'ORD-2', orderFields(), w.ctx.now));
+        return 'value';
+      })
+      .catch((e: unknown) => e);
+    const cause = (error as { cause?: { code?: string } }).cause ?? error;
+    expect((cause as { code?: string }).code).toBe('23503');
+    expect(await store.getOrder(co.uuid, 'ORD-1')).toBeNull();
+    expect((await store.listEvents(co.uuid, { page: 1, limit: 10 })).total).toBe(0);
+    // And one whose writes all succeed commits them, answered before it resolves.
+    expect(
+      await store.transaction(async (tx) => {
+        await tx.saveOrder(newOrderRecord('ord_1', co, 'ORD-1', orderFields(), w.ctx.now));
+        await tx.appendEvent(event(co, 'evt_1', iso(w.ctx.now)), []);
+        return 'value';
+      }),
+    ).toBe('value');
+    expect((await store.getOrder(co.uuid, 'ORD-1'))?.id).toBe('ord_1');
+    expect((await store.listEvents(co.uuid, { page: 1, limit: 10 })).items.map((e) => e.id)).toEqual(['evt_1']);
   });
 });
 

@@ -302,7 +302,7 @@ export interface Store {
   /**
    * Records an event (a second append of the same id is ignored) and pending deliveries of it. Once
    * they are committed, the taker (`takeOnWrite`) gets those it leased, and `onDeliveriesQueued`
-   * listeners hear of the others.
+   * listeners hear of the others. Inside a transaction the SQL store sends it ahead, as it does `lock`.
    */
   appendEvent(event: EventRecord, deliveries: readonly DeliveryRecord[]): Promise<void>;
   getEvent(id: string): Promise<EventRecord | null>;

@@ -116,10 +116,11 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, tuni
       return readCampaign({ companyUuid, id });
     },
     ...dispatch.methods,
-    async transaction(fn) {
+    async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
       const written: (readonly ClaimedDelivery[] | null)[] = [];
-      const result = await db.transaction((tx) =>
-        inTransaction((ahead) => fn(transactionStore(tx, { lease: dispatch.lease, written: (claimed) => written.push(claimed) }, ahead))),
+      const result = await inTransaction(
+        (work: (tx: SqlDatabase) => Promise<T>) => db.transaction(work),
+        (tx, ahead) => fn(transactionStore(tx, { lease: dispatch.lease, written: (claimed) => written.push(claimed) }, ahead)),
       );
       // The dispatcher here gets (or hears of) deliveries once they are committed; other processes hear through NOTIFY.
       for (const claimed of written) dispatch.committed(claimed);
@@ -138,8 +139,9 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, tuni
 
 /**
  * The store inside a drizzle transaction: every method runs in it, and `lock` takes advisory locks until
- * it ends. The locks and the order and customer upserts, whose answers nothing reads, are sent ahead
- * (see writes-ahead.ts).
+ * it ends. The locks, the order and customer upserts and the events appended, whose answers no later
+ * call of the transaction reads (an event's leased deliveries reach the dispatcher after the commit),
+ * are sent ahead (see writes-ahead.ts).
  */
 function transactionStore(tx: SqlDatabase, outbox: Outbox, ahead: WritesAhead): Store {
   const methods = sqlMethods(tx, outbox);
@@ -147,6 +149,7 @@ function transactionStore(tx: SqlDatabase, outbox: Outbox, ahead: WritesAhead): 
     ...methods,
     saveOrder: (order) => ahead.send(methods.saveOrder(order)),
     saveCustomers: (records) => ahead.send(methods.saveCustomers(records)),
+    appendEvent: (event, pending) => ahead.send(methods.appendEvent(event, pending)),
     ...createSqlDispatch(tx, undefined).methods,
     // A transaction inside: the same one (the domain's use cases nest).
     transaction: (fn) => fn(store),

@@ -11,9 +11,13 @@
  * each had been awaited.
  *
  * A write that fails leaves the transaction aborted: every statement after it fails with "current
- * transaction is aborted". `inTransaction` throws the write's own error instead, so the transaction
- * rolls back for the reason that aborted it, and it waits for every write it sent before the
- * transaction commits or rolls back.
+ * transaction is aborted", and its COMMIT rolls it back. `inTransaction` throws the write's own error
+ * instead, so the caller hears the reason the transaction was aborted.
+ *
+ * The transaction commits as soon as its work resolves: the COMMIT goes out behind the writes still
+ * under way, on the same connection, and `inTransaction` resolves once they and the COMMIT are
+ * answered. An order write's last writes (its customers and its event) and its COMMIT thus cost one
+ * round trip, not two.
  */
 
 /** The writes of one transaction that were sent and not yet answered. */
@@ -23,11 +27,16 @@ export interface WritesAhead {
 }
 
 /**
- * Runs `body` (the work of one transaction) with writes it may send ahead. Resolves to its value once
- * every write sent has been answered; rejects with the first write that failed, if one did, else with
- * what `body` threw.
+ * Runs `body` (the work of one transaction) with writes it may send ahead, in the transaction that
+ * `transaction` opens (it commits when the function it is given resolves, and rolls back when that
+ * throws, as drizzle's `db.transaction` does). Resolves to the body's value once every write sent
+ * and the transaction's end are answered; rejects with the first write that failed, if one did
+ * (the transaction was then rolled back), else with what `body` or the transaction threw.
  */
-export async function inTransaction<T>(body: (ahead: WritesAhead) => Promise<T>): Promise<T> {
+export async function inTransaction<Tx, T>(
+  transaction: (work: (tx: Tx) => Promise<T>) => Promise<T>,
+  body: (tx: Tx, ahead: WritesAhead) => Promise<T>,
+): Promise<T> {
   const sent: Promise<void>[] = [];
   let failed: { error: unknown } | undefined;
   const ahead: WritesAhead = {
@@ -45,7 +54,7 @@ export async function inTransaction<T>(body: (ahead: WritesAhead) => Promise<T>)
   };
   let value: T;
   try {
-    value = await body(ahead);
+    value = await transaction((tx) => body(tx, ahead));
   } catch (error) {
     await Promise.all(sent);
     throw failed ? failed.error : error;
