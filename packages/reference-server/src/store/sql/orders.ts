@@ -2,7 +2,8 @@
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { iso } from '../shared.ts';
-import type { Lock, Store } from '../types.ts';
+import type { CustomerRecord, Lock, OrderRecord, Store } from '../types.ts';
+import { builtOnce } from './built-once.ts';
 import { customers, orders, type Schema } from './schema.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath. */
@@ -35,47 +36,100 @@ function replaceAllBut<T extends typeof orders | typeof customers>(table: T, kee
 const orderUpdate = replaceAllBut(orders, ['id', 'company_uuid', 'company_order_id', 'created_at']);
 const customerUpdate = replaceAllBut(customers, ['id', 'company_uuid', 'phoneNumber', 'created_at']);
 
+const orderColumns = getTableColumns(orders);
+const customerColumns = getTableColumns(customers);
+
+/** A placeholder for every column of `columns`, by key: the values of a one-row insert. */
+const placeholders = (columns: Record<string, unknown>) => Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)]));
+
+/** Every column of a row, by key, with null for what `record` leaves out. */
+function rowValues(columns: Record<string, unknown>, record: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(columns)) values[key] = record[key] ?? null;
+  return values;
+}
+
+// The statements of an order write (webhooks.latency.p50; see built-once.ts).
+const getOrderStatement = builtOnce<OrderRecord>(
+  (db) =>
+    db
+      .select(orderColumns)
+      .from(orders)
+      .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.company_order_id, sql.placeholder('companyOrderId')))),
+  orderColumns,
+);
+const saveOrderStatement = builtOnce((db) =>
+  db
+    .insert(orders)
+    .values(placeholders(orderColumns) as never)
+    .onConflictDoUpdate({ target: [orders.company_uuid, orders.company_order_id], set: orderUpdate }),
+);
+const phoneTotalsFields = {
+  count: sql<number>`count(*)`.mapWith(Number),
+  amount: sql<string>`sum(${orders.totalAmount})::text`.mapWith(Number),
+};
+const phoneTotalsStatement = builtOnce<{ count: number; amount: number }>(
+  (db) =>
+    db
+      .select(phoneTotalsFields)
+      .from(orders)
+      .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.phoneNumber, sql.placeholder('phoneNumber')))),
+  phoneTotalsFields,
+);
+const latestPhoneOrderStatement = builtOnce<OrderRecord>(
+  (db) =>
+    db
+      .select(orderColumns)
+      .from(orders)
+      .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.phoneNumber, sql.placeholder('phoneNumber'))))
+      .orderBy(desc(orders.updated_at), desc(orders.id))
+      .limit(1),
+  orderColumns,
+);
+const getCustomersStatement = builtOnce<CustomerRecord>(
+  (db) =>
+    db
+      .select(customerColumns)
+      .from(customers)
+      .where(and(eq(customers.company_uuid, sql.placeholder('companyUuid')), sql`${customers.phoneNumber} = any(${sql.placeholder('phoneNumbers')}::text[])`)),
+  customerColumns,
+);
+const saveCustomerStatement = builtOnce((db) =>
+  db
+    .insert(customers)
+    .values(placeholders(customerColumns) as never)
+    .onConflictDoUpdate({ target: [customers.company_uuid, customers.phoneNumber], set: customerUpdate }),
+);
+
 /** The order and customer methods of the SQL store over `db` (a pool or a transaction). */
 export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder' | 'phoneOrders' | 'getCustomers' | 'saveCustomers' | 'deleteCustomers'> {
   return {
     async getOrder(companyUuid, companyOrderId) {
-      const [row] = await db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.company_order_id, companyOrderId)));
+      const [row] = await getOrderStatement(db, { companyUuid, companyOrderId });
       return row ?? null;
     },
     async saveOrder(order) {
-      await db
-        .insert(orders)
-        .values({ ...order, created_at: iso(order.created_at), updated_at: iso(order.updated_at) })
-        .onConflictDoUpdate({ target: [orders.company_uuid, orders.company_order_id], set: orderUpdate });
+      await saveOrderStatement(db, rowValues(orderColumns, { ...order, created_at: iso(order.created_at), updated_at: iso(order.updated_at) }));
     },
     async phoneOrders(companyUuid, phoneNumber) {
-      // The latest order, with the count and exact total of them all beside it (window sums, taken before the limit).
-      const [row] = await db
-        .select({
-          ...getTableColumns(orders),
-          count: sql<number>`count(*) over ()`.mapWith(Number),
-          amount: sql<string>`(sum(${orders.totalAmount}) over ())::text`.mapWith(Number),
-        })
-        .from(orders)
-        .where(and(eq(orders.company_uuid, companyUuid), eq(orders.phoneNumber, phoneNumber)))
-        .orderBy(desc(orders.updated_at), desc(orders.id))
-        .limit(1);
-      if (!row) return null;
-      const { count, amount, ...latest } = row;
-      return { count, amount, latest };
+      // The count and exact total, and the latest order (the phone's index ends in updated_at and id), asked together.
+      const [[totals], [latest]] = await Promise.all([
+        phoneTotalsStatement(db, { companyUuid, phoneNumber }),
+        latestPhoneOrderStatement(db, { companyUuid, phoneNumber }),
+      ]);
+      return latest && totals ? { count: totals.count, amount: totals.amount, latest } : null;
     },
     async getCustomers(companyUuid, phoneNumbers) {
       if (phoneNumbers.length === 0) return [];
-      return db
-        .select()
-        .from(customers)
-        .where(and(eq(customers.company_uuid, companyUuid), inArray(customers.phoneNumber, phoneNumbers)));
+      return getCustomersStatement(db, { companyUuid, phoneNumbers });
     },
     async saveCustomers(records) {
       if (records.length === 0) return;
+      const [record] = records;
+      if (records.length === 1 && record) {
+        await saveCustomerStatement(db, rowValues(customerColumns, { ...record, created_at: iso(record.created_at), updated_at: iso(record.updated_at) }));
+        return;
+      }
       await db
         .insert(customers)
         .values(records.map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) })))

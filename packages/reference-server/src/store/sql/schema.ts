@@ -155,8 +155,8 @@ export const orders = pgTable(
   },
   (t) => [
     unique('orders_company_order_unique').on(t.company_uuid, t.company_order_id),
-    // Customer recounts: a phone's orders within a company.
-    index('orders_company_phone_idx').on(t.company_uuid, t.phoneNumber),
+    // Customer recounts: a phone's orders within a company, the latest last.
+    index('orders_company_phone_updated_idx').on(t.company_uuid, t.phoneNumber, t.updated_at, t.id),
   ],
 );
 

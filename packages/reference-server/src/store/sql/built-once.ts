@@ -1,0 +1,36 @@
+/**
+ * Statements built once, run in any transaction. It serves the benchmark row webhooks.latency.p50
+ * (see BENCHMARKS.md, "Round two, seventh pass").
+ *
+ * drizzle builds a statement's text from its parts each time it runs: 40-180 µs of CPU for each
+ * statement of an order write. Its prepared statements are built once, but each belongs to the
+ * connection (or the transaction) it was made on, and an order write runs in a new transaction each
+ * time. A statement here is built once, with `sql.placeholder`s for its values, and each run hands
+ * its text and the values to the session of the database or transaction it runs in: what drizzle's
+ * own `prepare()` does with a statement it has just built. The rows of a select are read by the
+ * same `fields` it selects, as drizzle reads them.
+ */
+import type { Column, Query, SQL } from 'drizzle-orm';
+import type { SqlDatabase } from './orders.ts';
+
+/** A select's fields by key: columns, or SQL with `mapWith`. */
+export type Fields = Record<string, Column | SQL | SQL.Aliased>;
+
+/** A statement (a query builder) as drizzle gives its text and parameters. */
+interface Buildable {
+  toSQL(): Query;
+}
+
+/**
+ * Runs the statement `build` makes, built on its first run; `values` fill its placeholders. With
+ * `fields` (the select list `build` selects), resolves to its rows read by them; without, to the
+ * driver's result.
+ */
+export function builtOnce<Row>(build: (db: SqlDatabase) => Buildable, fields?: Fields): (db: SqlDatabase, values: Record<string, unknown>) => Promise<Row[]> {
+  let query: Query | undefined;
+  const ordered = fields && Object.entries(fields).map(([key, field]) => ({ path: [key], field }));
+  return (db, values) => {
+    query ??= build(db).toSQL();
+    return db._.session.prepareQuery(query, ordered as never, undefined, true).execute(values) as Promise<Row[]>;
+  };
+}
