@@ -42,7 +42,7 @@ const customerColumns = getTableColumns(customers);
 /** A placeholder for every column of `columns`, by key: the values of a one-row insert. */
 const placeholders = (columns: Record<string, unknown>) => Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)]));
 
-/** Every column of a row, by key, with null for what `record` leaves out. */
+/** Every column of a row, by key, with null for what `record` leaves out (each placeholder needs a value). */
 function rowValues(columns: Record<string, unknown>, record: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(columns)) values[key] = record[key] ?? null;
@@ -125,6 +125,7 @@ export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder'
     },
     async saveCustomers(records) {
       if (records.length === 0) return;
+      // One customer (an order write's usual case) by the statement built once; many (a sync) in one insert.
       const [record] = records;
       if (records.length === 1 && record) {
         await saveCustomerStatement(db, rowValues(customerColumns, { ...record, created_at: iso(record.created_at), updated_at: iso(record.updated_at) }));
