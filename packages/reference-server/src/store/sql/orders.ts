@@ -42,10 +42,17 @@ const customerColumns = getTableColumns(customers);
 /** A placeholder for every column of `columns`, by key: the values of a one-row insert. */
 const placeholders = (columns: Record<string, unknown>) => Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)]));
 
+/** A record as its row stores it: the timestamps as ISO-8601 text. */
+const stored = <T extends { created_at: string; updated_at: string }>(record: T): T => ({
+  ...record,
+  created_at: iso(record.created_at),
+  updated_at: iso(record.updated_at),
+});
+
 /** Every column of a row, by key, with null for what `record` leaves out (each placeholder needs a value). */
-function rowValues(columns: Record<string, unknown>, record: Record<string, unknown>): Record<string, unknown> {
+function rowValues(columns: Record<string, unknown>, record: object): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const key of Object.keys(columns)) values[key] = record[key] ?? null;
+  for (const key of Object.keys(columns)) values[key] = (record as Record<string, unknown>)[key] ?? null;
   return values;
 }
 
@@ -58,6 +65,14 @@ const getOrderStatement = builtOnce<OrderRecord>(
       .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.company_order_id, sql.placeholder('companyOrderId')))),
   orderColumns,
 );
+/** Upserts customers by company and phone number, replacing all but their id and created_at. */
+const upsertCustomers = (db: SqlDatabase, values: object[]) =>
+  db
+    .insert(customers)
+    .values(values as never)
+    .onConflictDoUpdate({ target: [customers.company_uuid, customers.phoneNumber], set: customerUpdate });
+/** A company's orders of one phone number. */
+const ofPhone = and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.phoneNumber, sql.placeholder('phoneNumber')));
 const saveOrderStatement = builtOnce((db) =>
   db
     .insert(orders)
@@ -68,22 +83,9 @@ const phoneTotalsFields = {
   count: sql<number>`count(*)`.mapWith(Number),
   amount: sql<string>`sum(${orders.totalAmount})::text`.mapWith(Number),
 };
-const phoneTotalsStatement = builtOnce<{ count: number; amount: number }>(
-  (db) =>
-    db
-      .select(phoneTotalsFields)
-      .from(orders)
-      .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.phoneNumber, sql.placeholder('phoneNumber')))),
-  phoneTotalsFields,
-);
+const phoneTotalsStatement = builtOnce<{ count: number; amount: number }>((db) => db.select(phoneTotalsFields).from(orders).where(ofPhone), phoneTotalsFields);
 const latestPhoneOrderStatement = builtOnce<OrderRecord>(
-  (db) =>
-    db
-      .select(orderColumns)
-      .from(orders)
-      .where(and(eq(orders.company_uuid, sql.placeholder('companyUuid')), eq(orders.phoneNumber, sql.placeholder('phoneNumber'))))
-      .orderBy(desc(orders.updated_at), desc(orders.id))
-      .limit(1),
+  (db) => db.select(orderColumns).from(orders).where(ofPhone).orderBy(desc(orders.updated_at), desc(orders.id)).limit(1),
   orderColumns,
 );
 const getCustomersStatement = builtOnce<CustomerRecord>(
@@ -94,12 +96,7 @@ const getCustomersStatement = builtOnce<CustomerRecord>(
       .where(and(eq(customers.company_uuid, sql.placeholder('companyUuid')), sql`${customers.phoneNumber} = any(${sql.placeholder('phoneNumbers')}::text[])`)),
   customerColumns,
 );
-const saveCustomerStatement = builtOnce((db) =>
-  db
-    .insert(customers)
-    .values(placeholders(customerColumns) as never)
-    .onConflictDoUpdate({ target: [customers.company_uuid, customers.phoneNumber], set: customerUpdate }),
-);
+const saveCustomerStatement = builtOnce((db) => upsertCustomers(db, [placeholders(customerColumns)]));
 
 /** The order and customer methods of the SQL store over `db` (a pool or a transaction). */
 export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder' | 'phoneOrders' | 'getCustomers' | 'saveCustomers' | 'deleteCustomers'> {
@@ -109,7 +106,7 @@ export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder'
       return row ?? null;
     },
     async saveOrder(order) {
-      await saveOrderStatement(db, rowValues(orderColumns, { ...order, created_at: iso(order.created_at), updated_at: iso(order.updated_at) }));
+      await saveOrderStatement(db, rowValues(orderColumns, stored(order)));
     },
     async phoneOrders(companyUuid, phoneNumber) {
       // The count and exact total, and the latest order (the phone's index ends in updated_at and id), asked together.
@@ -128,13 +125,10 @@ export function sqlOrders(db: SqlDatabase): Pick<Store, 'getOrder' | 'saveOrder'
       // One customer (an order write's usual case) by the statement built once; many (a sync) in one insert.
       const [record] = records;
       if (records.length === 1 && record) {
-        await saveCustomerStatement(db, rowValues(customerColumns, { ...record, created_at: iso(record.created_at), updated_at: iso(record.updated_at) }));
+        await saveCustomerStatement(db, rowValues(customerColumns, stored(record)));
         return;
       }
-      await db
-        .insert(customers)
-        .values(records.map((r) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) })))
-        .onConflictDoUpdate({ target: [customers.company_uuid, customers.phoneNumber], set: customerUpdate });
+      await upsertCustomers(db, records.map(stored));
     },
     async deleteCustomers(companyUuid, ids) {
       if (ids.length === 0) return;
