@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, hangingFetch, json } from '../../test/helpers/fake-fetch.ts';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from '../errors.ts';
-import { type SendOptions, send, type TransportDeps } from './transport.ts';
+import { attemptTimer, type SendOptions, send, type TransportDeps } from './transport.ts';
 
 const NOW = Date.parse('2026-01-05T08:00:00Z');
 
@@ -183,5 +188,34 @@ describe('send', () => {
     const pending = send(new Request('http://api.test/x', { signal: controller.signal }), options(h.fetch), deps);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});
+
+describe('attemptTimer', () => {
+  it('fires without holding the process open', async () => {
+    const fired = new Promise<string>((ok) => {
+      const timer = attemptTimer(() => ok('fired'), 5);
+      expect(timer.hasRef()).toBe(false);
+    });
+    expect(await fired).toBe('fired');
+  });
+
+  it('leaves a process whose only work is a call in flight running until the answer comes', async () => {
+    // The server answers after 300 ms; the child does nothing but the call, so only its connection keeps it alive.
+    const server = createServer((_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true,"data":{"id":"cmp_1"}}'), 300);
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const { port } = server.address() as AddressInfo;
+    const script = `import { createClient } from ${JSON.stringify(fileURLToPath(new URL('../index.ts', import.meta.url)))};
+const client = createClient({ baseUrl: 'http://127.0.0.1:${port}', token: 't', uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', timeout: 10000 });
+console.log(JSON.stringify(await client.campaigns.get('cmp_1')));`;
+    try {
+      // Run asynchronously: the server answering it lives in this process.
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 20_000 });
+      expect({ stdout: stdout.trim(), stderr }).toEqual({ stdout: '{"id":"cmp_1"}', stderr: '' });
+    } finally {
+      server.close();
+    }
   });
 });
