@@ -1,12 +1,12 @@
 /** `engagekit-mock` as a process: the ready line, tokens, flags, the `/__mock` control endpoints, `init`. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { workerScriptPath } from '../src/cli/init.ts';
 import { DEFAULT_COMPANY, MOCK_WEBHOOK_SECRET } from '../src/index.ts';
-import { campaignBody, type MockProcess, orderBody, runCli, startMockProcess, startProcess, startReceiver } from './helpers.ts';
+import { campaignBody, type MockProcess, orderBody, PACKAGE_DIR, runCli, startMockProcess, startProcess, startReceiver } from './helpers.ts';
 
 const stops: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -41,6 +41,27 @@ describe('engagekit-mock (memory engine)', () => {
     expect(proc.output()).toContain('Admin token: the one in ADMIN_TOKEN');
     expect((await fetch(`${proc.url}/api/v2/companies`, { headers: { authorization: 'Bearer my-own-admin-token-0123' } })).status).toBe(200);
     expect((await fetch(`${proc.url}/api/v2/companies`, { headers: { authorization: 'Bearer engagekit-mock-admin-token' } })).status).toBe(401);
+  });
+
+  it('keeps the compiled bundle in NODE_COMPILE_CACHE when started as the command, and starts again from it', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'engagekit-mock-cache-'));
+    const bin = join(PACKAGE_DIR, 'bin/engagekit-mock.js');
+    // The entries (one directory per Node version, a file per module compiled), with when each was written.
+    const entries = () =>
+      readdirSync(cache, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => `${e.name} ${statSync(join(e.parentPath, e.name)).mtimeMs}`);
+    const written: string[][] = [];
+    for (const round of [1, 2]) {
+      const proc = await startProcess(process.execPath, [bin, '--port', '0'], { env: { NODE_COMPILE_CACHE: cache } });
+      expect((await fetch(`${proc.url}/api/v2/health`)).status, `start ${round}`).toBe(200);
+      expect(await proc.stop()).toBe(0);
+      written.push(entries());
+    }
+    expect(written[0]?.length).toBeGreaterThan(0);
+    // The second start took the first one's entries as they were: Node rewrites an entry it cannot use.
+    expect(written[1]).toEqual(written[0]);
+    rmSync(cache, { recursive: true, force: true });
   });
 
   it('starts with pnpm --filter @engagekit/mock-server start -- --port N', async () => {
