@@ -1,10 +1,4 @@
 #!/usr/bin/env node
 // The `engagekit-server` command: the server bundled into dist/cli.js by the package's build. A file of
 // its own, so installing the workspace links the command before anything is built.
-import module from 'node:module';
-
-// Node keeps the bundle's compiled code in its compile cache (NODE_COMPILE_CACHE, or node-compile-cache
-// in the temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so each start after the first
-// skips compiling it. Only what is imported after this line is cached.
-module.enableCompileCache?.();
-await import('../dist/cli.js');
+import '../dist/cli.js';

@@ -2,10 +2,6 @@
  * End to end: the real server process (`engagekit-server`, dist/cli.js) over HTTP on loopback, on PGlite and on
  * PostgreSQL (when DATABASE_URL is set), driven by the API conformance suite.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeApiConformance } from './api-conformance.ts';
 import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
@@ -86,19 +82,6 @@ describe('pnpm start', () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
-  });
-
-  it('keeps the compiled bundle in NODE_COMPILE_CACHE when started as the command', async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'engagekit-server-cache-'));
-    const server = await startServerProcess({ NODE_COMPILE_CACHE: cache }, 30_000, fileURLToPath(new URL('../bin/engagekit-server.js', import.meta.url)));
-    try {
-      expect((await fetch(`${server.url}/api/v2/health`)).status).toBe(200);
-    } finally {
-      expect(await server.stop('SIGTERM')).toBe(0);
-    }
-    // One directory per Node version, with an entry for each module compiled (dist/cli.js among them).
-    expect(readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length).toBeGreaterThan(0);
-    rmSync(cache, { recursive: true, force: true });
   });
 
   it('refuses a bad environment with a message naming the variable', async () => {

@@ -38,10 +38,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node dist/cli.js` (or `main`) on a free port and waits for its ready line. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, main = SERVER_MAIN): Promise<ServerProcess> {
+/** Starts `node dist/cli.js` on a free port and waits for its ready line. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-e2e-'));
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
