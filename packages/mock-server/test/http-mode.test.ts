@@ -45,6 +45,7 @@ describe('engagekit-mock (memory engine)', () => {
 
   it('keeps the compiled bundle in NODE_COMPILE_CACHE when started as the command, and starts again from it', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'engagekit-mock-cache-'));
+    stops.push(async () => rmSync(cache, { recursive: true, force: true }));
     const bin = join(PACKAGE_DIR, 'bin/engagekit-mock.js');
     // The entries (one directory per Node version, a file per module compiled), with when each was written.
     const entries = () =>
@@ -54,6 +55,7 @@ describe('engagekit-mock (memory engine)', () => {
     const written: string[][] = [];
     for (const round of [1, 2]) {
       const proc = await startProcess(process.execPath, [bin, '--port', '0'], { env: { NODE_COMPILE_CACHE: cache } });
+      stops.push(() => proc.stop());
       expect((await fetch(`${proc.url}/api/v2/health`)).status, `start ${round}`).toBe(200);
       expect(await proc.stop()).toBe(0);
       written.push(entries());
@@ -61,7 +63,6 @@ describe('engagekit-mock (memory engine)', () => {
     expect(written[0]?.length).toBeGreaterThan(0);
     // The second start took the first one's entries as they were: Node rewrites an entry it cannot use.
     expect(written[1]).toEqual(written[0]);
-    rmSync(cache, { recursive: true, force: true });
   });
 
   it('starts with pnpm --filter @engagekit/mock-server start -- --port N', async () => {
