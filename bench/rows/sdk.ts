@@ -42,11 +42,11 @@ async function cpuPerCallInTurns<K extends string>(batches: number, batch: numbe
     return (used.user + used.system) / batch;
   };
   const names = Object.keys(sides) as K[];
-  const perSide = new Map<K, number[]>(names.map((name) => [name, []]));
+  const perSide = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < batches; i++) {
-    for (const name of i % 2 === 0 ? names : [...names].reverse()) perSide.get(name)?.push(await cpu(sides[name]));
+    for (const name of i % 2 === 0 ? names : [...names].reverse()) perSide[name].push(await cpu(sides[name]));
   }
-  return Object.fromEntries(names.map((name) => [name, trimmedMean(perSide.get(name) ?? [])])) as Record<K, number>;
+  return Object.fromEntries(names.map((name) => [name, trimmedMean(perSide[name])])) as Record<K, number>;
 }
 
 /** Medians over `rounds` rounds of `cpuPerCallInTurns`, after one round of warm-up. */
