@@ -51,16 +51,41 @@ export async function loadTest(opts: { url: string; connections: number; seconds
   return result.requests.average;
 }
 
-/** Runs `ours` and `peer` alternately for `rounds` rounds and gives each one's median. */
-export async function sideBySide(rounds: number, ours: () => Promise<number>, peer: () => Promise<number>) {
-  const o: number[] = [];
-  const p: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    o.push(await ours());
-    p.push(await peer());
-  }
-  return { ours: median(o), peer: median(p), samples: { ours: o, peer: p } };
+/** What `inTurns` gives each side: its figure of every round, their median, and its warm-up figure (when it had one). */
+export interface Turns {
+  samples: number[];
+  median: number;
+  warmUp: number | undefined;
 }
+
+/**
+ * Runs `rounds` rounds in which every side runs once, in turn, and gives each side's figures and their
+ * median. With `warmUp`, every side first runs one turn that is not counted: the throughput rows measure
+ * a process in its steady state, and a process's first seconds of load run on code its JIT has not yet
+ * optimised (the mock's first turn of 3 s gave half the calls a second of its later ones).
+ */
+export async function inTurns<K extends string>(
+  rounds: number,
+  sides: Record<K, () => Promise<number>>,
+  opts: { warmUp?: boolean } = {},
+): Promise<Record<K, Turns>> {
+  const names = Object.keys(sides) as K[];
+  const warmUp = {} as Record<K, number | undefined>;
+  for (const name of names) warmUp[name] = opts.warmUp ? await sides[name]() : undefined;
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < rounds; i++) for (const name of names) samples[name].push(await sides[name]());
+  return Object.fromEntries(names.map((name) => [name, { samples: samples[name], median: median(samples[name]), warmUp: warmUp[name] }])) as Record<K, Turns>;
+}
+
+/** `inTurns` of two sides, no warm-up: each one's median and figures. */
+export async function sideBySide(rounds: number, ours: () => Promise<number>, peer: () => Promise<number>) {
+  const r = await inTurns(rounds, { ours, peer });
+  return { ours: r.ours.median, peer: r.peer.median, samples: { ours: r.ours.samples, peer: r.peer.samples } };
+}
+
+/** A side's figures for a row's note: `a, b, c` by round, and the warm-up turn's figure. */
+export const turnsNote = (t: Turns, digits = 0) =>
+  `${t.samples.map((x) => x.toFixed(digits)).join(', ')}${t.warmUp === undefined ? '' : ` (warm-up turn, not counted: ${t.warmUp.toFixed(digits)})`}`;
 
 /** A bare node:http server in its own process answering every request with `body`: the peer of the server rows. */
 export function startPeerServer(body: string, contentType = 'application/json'): Promise<{ url: string; stop(): Promise<void> }> {

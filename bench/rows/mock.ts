@@ -9,7 +9,7 @@ import { createClient } from '@engagekit/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { freePort } from '../../packages/reference-server/test/helpers.ts';
-import { atLeast, atMost, type Bench, loadTest, median, row, sideBySide } from '../lib.ts';
+import { atLeast, atMost, type Bench, inTurns, loadTest, median, row, sideBySide, turnsNote } from '../lib.ts';
 
 const DOCUMENT = new URL('../../packages/contract/openapi.yaml', import.meta.url).pathname;
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
@@ -86,16 +86,17 @@ export const mockInProcess: Bench = {
       const viaFetch = createClient({ baseUrl: mock.baseUrl, token: mock.company.token, uuid: mock.company.uuid, fetch: mock.fetch, maxRetries: 0 });
       // Prism drops kept-alive sockets now and then: the SDK's default retries carry its calls over that.
       const viaPrism = createClient({ baseUrl: prism.url, token: mock.company.token, uuid: mock.company.uuid });
-      const r = await sideBySide(
+      const r = await inTurns(
         3,
-        () => opsPerSecond(() => viaFetch.campaigns.get(created.id)),
-        () => opsPerSecond(() => viaPrism.campaigns.get(created.id)),
+        { ours: () => opsPerSecond(() => viaFetch.campaigns.get(created.id)), prism: () => opsPerSecond(() => viaPrism.campaigns.get(created.id)) },
+        { warmUp: true },
       );
       return row({
         id: 'mock.inprocess.vs-prism',
-        metric: 'SDK campaigns.get ops/s through mock.fetch vs Prism over HTTP (10 concurrent callers)',
-        ours: Math.round(r.ours),
-        peer: Math.round(r.peer),
+        metric: 'SDK campaigns.get ops/s through mock.fetch vs Prism over HTTP (10 concurrent callers, 3 rounds of 3 s in turns after a warm-up turn of each)',
+        note: `ops/s by round: mock.fetch ${turnsNote(r.ours)}; prism ${turnsNote(r.prism)}`,
+        ours: Math.round(r.ours.median),
+        peer: Math.round(r.prism.median),
         unit: 'ops/s',
         better: 'higher',
         goal: atLeast(20),
@@ -356,20 +357,17 @@ export const mockHttp: Bench = {
       // The peer answers every request with the very body the mock gives for this campaign.
       peer = await startPeerServer(await (await fetch(base + path, { headers })).text());
       const load = (url: string) => loadTest({ url, connections: 50, seconds: 3, headers: { authorization: `Bearer ${token}` } });
-      const ours: number[] = [];
-      const bare: number[] = [];
-      const viaPrism: number[] = [];
-      for (let round = 0; round < 3; round++) {
-        ours.push(await load(base + path));
-        bare.push(await load(peer.url + path));
-        viaPrism.push(await load(prism.url + path));
-      }
+      const peerUrl = peer.url;
+      const r = await inTurns(3, { ours: () => load(base + path), bare: () => load(peerUrl + path), prism: () => load(prism.url + path) }, { warmUp: true });
+      const note = `req/s by round: engagekit-mock ${turnsNote(r.ours)}; node:http ${turnsNote(r.bare)}; prism ${turnsNote(r.prism)}`;
       return [
         row({
           id: 'mock.http.vs-node-http',
-          metric: 'engagekit-mock getCampaign req/s at 50 connections vs a bare node:http server answering the same body (in turns)',
-          ours: Math.round(median(ours)),
-          peer: Math.round(median(bare)),
+          metric:
+            'engagekit-mock getCampaign req/s at 50 connections vs a bare node:http server answering the same body (3 rounds of 3 s in turns after a warm-up turn of each)',
+          note,
+          ours: Math.round(r.ours.median),
+          peer: Math.round(r.bare.median),
           unit: 'req/s',
           better: 'higher',
           goal: atLeast(0.5),
@@ -377,8 +375,9 @@ export const mockHttp: Bench = {
         row({
           id: 'mock.http.vs-prism',
           metric: 'the same engagekit-mock figure vs prism mock -v error on the same request (in turns)',
-          ours: Math.round(median(ours)),
-          peer: Math.round(median(viaPrism)),
+          note,
+          ours: Math.round(r.ours.median),
+          peer: Math.round(r.prism.median),
           unit: 'req/s',
           better: 'higher',
         }),

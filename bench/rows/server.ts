@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { atLeast, atMost, type Bench, loadTest, median, row, startPeerServer, startScriptServer } from '../lib.ts';
+import { atLeast, atMost, type Bench, inTurns, loadTest, median, row, startPeerServer, startScriptServer, type Turns, turnsNote } from '../lib.ts';
 import { benchServer } from './setup.ts';
 
 const SECONDS = 4;
@@ -24,20 +24,19 @@ export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench
         const peer = await startPeerServer(body);
         const team = database === 'postgres' ? await startScriptServer('./hono-drizzle-server.ts', { DATABASE_URL: s.databaseUrl as string }) : undefined;
         try {
-          const ours: number[] = [];
-          const peers: number[] = [];
-          const teams: number[] = [];
-          for (let round = 0; round < ROUNDS; round++) {
-            ours.push(await loadTest({ url: s.url + path, connections: 50, seconds: SECONDS, headers }));
-            peers.push(await loadTest({ url: peer.url + path, connections: 50, seconds: SECONDS }));
-            if (team) teams.push(await loadTest({ url: team.url + path, connections: 50, seconds: SECONDS }));
-          }
+          const load = (url: string, h?: Record<string, string>) => () => loadTest({ url, connections: 50, seconds: SECONDS, ...(h ? { headers: h } : {}) });
+          const sides: Record<string, () => Promise<number>> = { ours: load(s.url + path, headers), bare: load(peer.url + path) };
+          if (team) sides.team = load(team.url + path);
+          const turns = await inTurns(ROUNDS, sides, { warmUp: true });
+          const r = { ours: turns.ours as Turns, bare: turns.bare as Turns, team: turns.team };
+          const note = `req/s by round: reference server ${turnsNote(r.ours)}; node:http ${turnsNote(r.bare)}${r.team ? `; Hono + drizzle ${turnsNote(r.team)}` : ''}`;
           const rows = [
             row({
               id,
-              metric: 'getCampaign req/s, 50 connections',
-              ours: Math.round(median(ours)),
-              peer: Math.round(median(peers)),
+              metric: `getCampaign req/s, 50 connections (${ROUNDS} rounds of ${SECONDS} s in turns after a warm-up turn of each)`,
+              note,
+              ours: Math.round(r.ours.median),
+              peer: Math.round(r.bare.median),
               unit: 'req/s',
               better: 'higher',
               goal: atLeast(goal),
@@ -48,8 +47,9 @@ export function serverRead(database: 'postgres' | 'pglite', goal: number): Bench
               row({
                 id: 'server.read.pg.vs-hono-drizzle',
                 metric: 'getCampaign req/s, 50 connections, vs a minimal Hono + drizzle (node-postgres) app reading the same campaign',
-                ours: Math.round(median(ours)),
-                peer: Math.round(median(teams)),
+                note,
+                ours: Math.round(r.ours.median),
+                peer: Math.round((r.team as Turns).median),
                 unit: 'req/s',
                 better: 'higher',
                 goal: atLeast(0.8),
