@@ -47,4 +47,23 @@ describe('cloneGraph', () => {
     expect(record.id).toBe('r1');
     expect(original.seen.size).toBe(1);
   });
+
+  it('keeps a __proto__ key an own property, in plain objects and in class instances, and copies arrays of records once per record', () => {
+    const parsed = JSON.parse('{"__proto__":{"polluted":true},"ok":1}');
+    class Holder {
+      constructor(readonly inner: unknown) {}
+    }
+    const held = new Holder(parsed);
+    Object.defineProperty(held, '__proto__', { value: { also: true }, enumerable: true, writable: true, configurable: true });
+    const c = cloneGraph({ parsed, held, list: [parsed, 1, 'x', null] });
+    expect(Object.keys(c.parsed)).toEqual(['__proto__', 'ok']);
+    expect(Object.getPrototypeOf(c.parsed)).toBe(Object.prototype);
+    expect((c.parsed as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(c.parsed).not.toBe(parsed);
+    expect(c.list[0]).toBe(c.parsed);
+    expect(c.list.slice(1)).toEqual([1, 'x', null]);
+    expect(c.held).toBeInstanceOf(Holder);
+    expect(c.held.inner).toBe(c.parsed);
+    expect(Object.getOwnPropertyDescriptor(c.held, '__proto__')?.value).toEqual({ also: true });
+  });
 });
