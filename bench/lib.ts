@@ -62,7 +62,8 @@ export interface Turns {
  * Runs `rounds` rounds in which every side runs once, in turn, and gives each side's figures and their
  * median. With `warmUp`, every side first runs one turn that is not counted: the throughput rows measure
  * a process in its steady state, and a process's first seconds of load run on code its JIT has not yet
- * optimised (the mock's first turn of 3 s gave half the calls a second of its later ones).
+ * optimised (in process, the mock's first turn of 3 s made half to four fifths of the calls a second of
+ * its later ones).
  */
 export async function inTurns<K extends string>(
   rounds: number,
