@@ -273,7 +273,7 @@ export const operations = {
     method: 'get',
     path: '/api/v2/companies/{uuid}/webhooks',
     summary: 'List webhook endpoints',
-    description: 'The company’s webhook endpoints, oldest first.',
+    description: 'The company’s webhook endpoints, oldest first (by creation time, then id: two made in the same millisecond come in the order of their ids).',
     params: CompanyParams,
     query: PageQuery,
     responses: {

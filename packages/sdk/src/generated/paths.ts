@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The company’s webhook endpoints, oldest first. Takes the admin token, or a company token of this company.
+         * @description The company’s webhook endpoints, oldest first (by creation time, then id: two made in the same millisecond come in the order of their ids). Takes the admin token, or a company token of this company.
          */
         get: operations["listWebhooks"];
         put?: never;

@@ -47,15 +47,18 @@ export function describeWebhookEndpoints(context: () => EndpointSuiteContext) {
       expect(created.data).toMatchObject({ url: receiver.url, events: ['order.created'], description: 'first', enabled: true });
       expect(created.data.secret).toMatch(/^whsec_/);
       const endpoint = created.data;
-      for (const description of ['second', 'third']) await client.webhookEndpoints.create({ url: `${receiver.url}/${description}`, description });
+      const made = [endpoint];
+      for (const description of ['second', 'third']) made.push(await client.webhookEndpoints.create({ url: `${receiver.url}/${description}`, description }));
+      // Oldest first, as the contract says: by creation time, then id (two made in the same millisecond come in the order of their ids).
+      const oldestFirst = made.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((e) => e.description);
 
       const first = await client.webhookEndpoints.list({ limit: 2 });
-      expect(first.data.map((e) => e.description)).toEqual(['first', 'second']);
+      expect(first.data.map((e) => e.description)).toEqual(oldestFirst.slice(0, 2));
       expect(first.pagination).toEqual({ total: 3, page: 1, limit: 2, totalPages: 2 });
       expect(first.nextPage).toBe(2);
       const all: string[] = [];
       for await (const e of client.webhookEndpoints.list({ limit: 2 })) all.push(e.description);
-      expect(all).toEqual(['first', 'second', 'third']);
+      expect(all).toEqual(oldestFirst);
 
       expect(await client.webhookEndpoints.get(endpoint.id)).toMatchObject({ id: endpoint.id, url: receiver.url });
       const updated = await client.webhookEndpoints.update(endpoint.id, { events: ['order.created', 'order.updated'], description: 'renamed' });
