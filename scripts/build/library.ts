@@ -9,6 +9,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Options } from 'tsup';
+import { asciiOutput } from './ascii.ts';
 
 /** What a package builds. */
 export interface LibraryBuildOptions {
@@ -105,6 +106,7 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
     splitting: true,
     removeNodeProtocol: false,
     dts: { entry: modules, resolve: inline, compilerOptions: { paths } },
+    plugins: [asciiOutput],
   };
   return [
     { ...common, name: 'esm', format: 'esm', noExternal: inline },
@@ -164,6 +166,7 @@ export function binBuild(options: BinBuildOptions): Options {
     clean: false,
     splitting: false,
     removeNodeProtocol: false,
+    plugins: [asciiOutput],
     external,
     noExternal: Object.keys({ ...own.dependencies, ...own.devDependencies }).filter((name) => !external.includes(name)),
     banner: { js: "import { createRequire as __engagekitRequire } from 'node:module'; const require = __engagekitRequire(import.meta.url);" },
