@@ -2,7 +2,7 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { company } from '../conformance-fixtures.ts';
 import { openSqlStore, type SqlStore } from '../index.ts';
-import { builtOnce } from './built-once.ts';
+import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { companies } from './schema.ts';
 
 describe('builtOnce', () => {
@@ -52,5 +52,25 @@ describe('builtOnce', () => {
     expect(row?.name).toBe('Renamed');
     expect(row?.created_at).toBe('2030-01-02T03:04:05.678Z');
     await expect(rename(store.db, { uuid: co.uuid, name: 'x' })).rejects.toThrow(/createdAt/);
+  });
+
+  it('runs a statement of raw SQL (db.execute, not awaited) built once, its rows read by the fields given', async () => {
+    let builds = 0;
+    const fields = { n: sql<number>`n`, name: sql<string>`name` };
+    const plusOne = builtOnce<{ n: number; name: string }>((db) => {
+      builds++;
+      return db.execute(sql`SELECT ${sql.placeholder('n')}::int + 1 AS n, ${sql.placeholder('name')}::text AS name`);
+    }, fields);
+    expect(await plusOne(store.db, { n: 1, name: 'a' })).toEqual([{ n: 2, name: 'a' }]);
+    expect(await store.db.transaction((tx) => plusOne(tx, { n: 41, name: 'b' }))).toEqual([{ n: 42, name: 'b' }]);
+    expect(builds).toBe(1);
+  });
+
+  it('names the placeholders of a row after a prefix, and gives each column a value', () => {
+    const columns = { uuid: companies.uuid, name: companies.name };
+    expect(Object.keys(placeholders(columns, 'co_'))).toEqual(['uuid', 'name']);
+    expect(placeholders(columns, 'co_').uuid).toEqual(sql.placeholder('co_uuid'));
+    expect(rowValues(columns, { uuid: 'u', extra: 1 }, 'co_')).toEqual({ co_uuid: 'u', co_name: null });
+    expect(rowValues(columns, { uuid: 'u', name: 'n' })).toEqual({ uuid: 'u', name: 'n' });
   });
 });

@@ -11,15 +11,24 @@
  * own `prepare()` does with a statement it has just built. The rows of a select are read by the
  * same `fields` it selects, as drizzle reads them.
  */
-import type { Column, Query, SQL } from 'drizzle-orm';
+import { type Column, type Query, type SQL, sql } from 'drizzle-orm';
 import type { SqlDatabase } from './orders.ts';
 
 /** A select's fields by key: columns, or SQL with `mapWith`. */
 export type Fields = Record<string, Column | SQL | SQL.Aliased>;
 
-/** A statement (a query builder) as drizzle gives its text and parameters. */
-interface Buildable {
-  toSQL(): Query;
+/** A statement as drizzle gives its text and parameters: a query builder (`toSQL`), or `db.execute(sql...)` not awaited (`getQuery`). */
+type Buildable = { toSQL(): Query } | { getQuery(): Query };
+
+/** A placeholder for every column of `columns`, by key (after `prefix`): the values of a one-row insert. */
+export const placeholders = (columns: Record<string, unknown>, prefix = '') =>
+  Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(prefix + key)]));
+
+/** Every column of a row, by key (after `prefix`), with null for what `record` leaves out (each placeholder needs a value). */
+export function rowValues(columns: Record<string, unknown>, record: object, prefix = ''): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(columns)) values[prefix + key] = (record as Record<string, unknown>)[key] ?? null;
+  return values;
 }
 
 /**
@@ -31,7 +40,10 @@ export function builtOnce<Row>(build: (db: SqlDatabase) => Buildable, fields?: F
   let query: Query | undefined;
   const ordered = fields && Object.entries(fields).map(([key, field]) => ({ path: [key], field }));
   return (db, values) => {
-    query ??= build(db).toSQL();
+    if (!query) {
+      const statement = build(db);
+      query = 'toSQL' in statement ? statement.toSQL() : statement.getQuery();
+    }
     return db._.session.prepareQuery(query, ordered as never, undefined, true).execute(values) as Promise<Row[]>;
   };
 }

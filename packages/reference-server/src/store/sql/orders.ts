@@ -3,7 +3,7 @@ import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { iso } from '../shared.ts';
 import type { CustomerRecord, Lock, OrderRecord, Store } from '../types.ts';
-import { builtOnce } from './built-once.ts';
+import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { customers, orders, type Schema } from './schema.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath. */
@@ -39,22 +39,12 @@ const customerUpdate = replaceAllBut(customers, ['id', 'company_uuid', 'phoneNum
 const orderColumns = getTableColumns(orders);
 const customerColumns = getTableColumns(customers);
 
-/** A placeholder for every column of `columns`, by key: the values of a one-row insert. */
-const placeholders = (columns: Record<string, unknown>) => Object.fromEntries(Object.keys(columns).map((key) => [key, sql.placeholder(key)]));
-
 /** A record as its row stores it: the timestamps as ISO-8601 text. */
 const stored = <T extends { created_at: string; updated_at: string }>(record: T): T => ({
   ...record,
   created_at: iso(record.created_at),
   updated_at: iso(record.updated_at),
 });
-
-/** Every column of a row, by key, with null for what `record` leaves out (each placeholder needs a value). */
-function rowValues(columns: Record<string, unknown>, record: object): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const key of Object.keys(columns)) values[key] = (record as Record<string, unknown>)[key] ?? null;
-  return values;
-}
 
 // The statements of an order write (webhooks.latency.p50; see built-once.ts).
 const getOrderStatement = builtOnce<OrderRecord>(
