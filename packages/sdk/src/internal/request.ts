@@ -59,8 +59,20 @@ export interface CallSpec {
   body?: unknown;
 }
 
+/** RFC 3986's unreserved characters, which `encodeURIComponent` gives back as they are. */
+const UNRESERVED = /^[\w.~-]*$/;
+
+/**
+ * `encodeURIComponent(value)`, without the call for a value it would give back unchanged: ids, UUIDs
+ * and numbers, the path parameters and query values of nearly every call (benchmark row
+ * `sdk.call.inprocess`).
+ */
+export function encodeComponent(value: string): string {
+  return UNRESERVED.test(value) ? value : encodeURIComponent(value);
+}
+
 /** A path parameter, encoded for its place in a path. */
-export const pathParam = (value: string) => encodeURIComponent(value);
+export const pathParam = encodeComponent;
 
 /** `?a=1&b=x` from the parameters that have a value (form style, as the contract declares them). */
 export function queryString(query: Record<string, QueryValue> | undefined): string {
@@ -69,7 +81,7 @@ export function queryString(query: Record<string, QueryValue> | undefined): stri
     for (const key in query) {
       const value = query[key];
       if (value === undefined || value === null) continue;
-      out += `${out ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+      out += `${out ? '&' : '?'}${encodeComponent(key)}=${encodeComponent(String(value))}`;
     }
   }
   return out;
