@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchedRead } from './batched-read.ts';
+import { batchedRead, distinctKeys } from './batched-read.ts';
 
 /** A batcher over a fake database whose queries end only when the test says so. */
 function fakeDatabase(concurrency: number, maxBatch = 64) {
@@ -107,5 +107,65 @@ describe('batchedRead', () => {
     });
     await expect(read('a')).rejects.toThrow('no connection');
     await expect(read('b')).rejects.toThrow('no connection');
+  });
+});
+
+describe('distinctKeys', () => {
+  const rows = new Map([
+    ['a', { name: 'A', tags: ['x'] }],
+    ['b', { name: 'B', tags: ['y'] }],
+  ]);
+  /** A fake `many` that records the keys it was asked for and answers a fresh object per key, and a copier that counts its copies. */
+  function fake() {
+    const asked: string[][] = [];
+    const copied: unknown[] = [];
+    const many = async (keys: string[]) => {
+      asked.push(keys);
+      return keys.map((k) => (rows.has(k) ? structuredClone(rows.get(k) as { name: string; tags: string[] }) : null));
+    };
+    const copyOf = <T>(value: T): T => {
+      copied.push(value);
+      return structuredClone(value);
+    };
+    return { asked, copied, many, copyOf };
+  }
+
+  it('asks once for each distinct key, and answers every key in its order, misses included', async () => {
+    const db = fake();
+    const answers = await distinctKeys((k: string) => k, db.copyOf, db.many)(['a', 'b', 'a', 'x', 'a', 'x', 'b']);
+    expect(db.asked).toEqual([['a', 'b', 'x']]);
+    expect(answers.map((a) => a?.name ?? null)).toEqual(['A', 'B', 'A', null, 'A', null, 'B']);
+    expect(db.copied).toHaveLength(3);
+  });
+
+  it('gives each reader of a key a record of its own', async () => {
+    const db = fake();
+    const answers = await distinctKeys((k: string) => k, db.copyOf, db.many)(['a', 'a', 'a']);
+    expect(answers[0]).not.toBe(answers[1]);
+    expect(answers[1]).not.toBe(answers[2]);
+    expect(answers[0]?.tags).not.toBe(answers[1]?.tags);
+    expect(answers).toEqual([rows.get('a'), rows.get('a'), rows.get('a')]);
+  });
+
+  it('tells keys apart by their name, and copies nothing when every key is distinct', async () => {
+    const db = fake();
+    const read = distinctKeys(
+      (k: { id: string }) => k.id,
+      db.copyOf,
+      (keys) => db.many(keys.map((k) => k.id)),
+    );
+    expect((await read([{ id: 'a' }, { id: 'b' }])).map((a) => a?.name)).toEqual(['A', 'B']);
+    expect(db.copied).toEqual([]);
+    expect((await read([{ id: 'b' }, { id: 'b' }])).map((a) => a?.name)).toEqual(['B', 'B']);
+    expect(db.asked).toEqual([['a', 'b'], ['b']]);
+  });
+
+  it('rejects when the read of the distinct keys fails', async () => {
+    const read = distinctKeys(
+      (k: string) => k,
+      fake().copyOf,
+      () => Promise.reject(new Error('connection lost')),
+    );
+    await expect(read(['a', 'a'])).rejects.toThrow('connection lost');
   });
 });

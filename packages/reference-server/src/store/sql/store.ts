@@ -1,4 +1,5 @@
 import { and, count, desc, eq, getTableColumns, gt, lte, type SQL, sql } from 'drizzle-orm';
+import { copy } from '../copy.ts';
 import { iso, pageOffset, type WriteLease } from '../shared.ts';
 import {
   type CampaignRecord,
@@ -9,7 +10,7 @@ import {
   type Store,
   StoreConflictError,
 } from '../types.ts';
-import { batchedRead } from './batched-read.ts';
+import { batchedRead, distinctKeys } from './batched-read.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
@@ -140,8 +141,8 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, tuni
   // Campaign reads by many requests at once share queries while the database is busy (see batchedRead;
   // it serves the benchmark row server.read.pg.vs-node-http: 0.16 of node:http without it, 0.34 with it):
   // each query costs a round trip (to PostgreSQL over the network; to PGlite, a message to its thread)
-  // and the database's work per statement, which one query for many keys shares. Each key comes back
-  // as its own row, duplicates included, each caller getting a record of its own.
+  // and the database's work per statement, which one query for many keys shares. A key the batch names
+  // more than once is read once, and each caller still gets a record of its own (see distinctKeys).
   const getCampaignsStatement = db
     .select({ ord: sql<number>`k.ord`.mapWith(Number), ...campaignColumns })
     .from(sql`unnest(${sql.placeholder('companyUuids')}::text[], ${sql.placeholder('ids')}::text[]) with ordinality as k(company_uuid, id, ord)`)
@@ -151,12 +152,16 @@ export function createSqlStore(db: SqlDatabase, close: () => Promise<void>, tuni
     concurrency: tuning.readConcurrency,
     maxBatch: 64,
     one: async (key) => ((await getCampaignStatement.execute(key))[0] as CampaignRecord | undefined) ?? null,
-    many: async (keys) => {
-      const rows = await getCampaignsStatement.execute({ companyUuids: keys.map((k) => k.companyUuid), ids: keys.map((k) => k.id) });
-      const found: (CampaignRecord | null)[] = keys.map(() => null);
-      for (const { ord, ...campaign } of rows) found[ord - 1] = campaign as CampaignRecord;
-      return found;
-    },
+    many: distinctKeys(
+      (key) => `${key.companyUuid}/${key.id}`,
+      copy,
+      async (keys) => {
+        const rows = await getCampaignsStatement.execute({ companyUuids: keys.map((k) => k.companyUuid), ids: keys.map((k) => k.id) });
+        const found: (CampaignRecord | null)[] = keys.map(() => null);
+        for (const { ord, ...campaign } of rows) found[ord - 1] = campaign as CampaignRecord;
+        return found;
+      },
+    ),
   });
   const store: Store = {
     // Outside a transaction each statement commits as it ends: what it queued is handed over at once.
