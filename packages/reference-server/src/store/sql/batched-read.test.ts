@@ -111,7 +111,8 @@ describe('batchedRead', () => {
 });
 
 describe('distinctKeys', () => {
-  const rows = new Map([
+  type Row = { name: string; tags: string[] };
+  const rows = new Map<string, Row>([
     ['a', { name: 'A', tags: ['x'] }],
     ['b', { name: 'B', tags: ['y'] }],
   ]);
@@ -121,9 +122,9 @@ describe('distinctKeys', () => {
     const copied: unknown[] = [];
     const many = async (keys: string[]) => {
       asked.push(keys);
-      return keys.map((k) => (rows.has(k) ? structuredClone(rows.get(k) as { name: string; tags: string[] }) : null));
+      return keys.map((k) => (rows.has(k) ? structuredClone(rows.get(k) as Row) : null));
     };
-    const copyOf = <T>(value: T): T => {
+    const copyOf = (value: Row): Row => {
       copied.push(value);
       return structuredClone(value);
     };
