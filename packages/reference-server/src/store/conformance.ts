@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
-import { type CampaignRecord, type Store, StoreConflictError } from './types.ts';
+import { type CampaignRecord, type MessageRecord, type Store, StoreConflictError } from './types.ts';
 
 /** Options of the conformance suite. */
 export interface StoreConformanceOptions {
@@ -208,7 +208,10 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         const { uuid } = await seedCompany(store());
         const now = writer().ctx.now;
         for (const n of range(5)) await store().createCampaign(campaign(uuid, `c${n + 1}`, now));
-        expect(await store().newestCampaigns(uuid, 3)).toEqual(['c5', 'c4', 'c3'].map((name) => ({ id: expect.any(String), name, status: 'scheduled' })));
+        const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
+        expect(await store().newestCampaigns(uuid, 3)).toEqual(
+          ['c5', 'c4', 'c3'].map((name) => ({ id: expect.any(String), name, status: 'scheduled', messages: none })),
+        );
         expect((await store().newestCampaigns(uuid, 100)).map((c) => c.name)).toEqual(['c5', 'c4', 'c3', 'c2', 'c1']);
         expect(await store().newestCampaigns(company(9).uuid, 3)).toEqual([]);
       });
@@ -235,15 +238,57 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().countCampaignsByStatus(company(9).uuid)).toEqual({});
       });
 
-      it('totals no messages for campaigns that have none, for no campaigns, and for ids it does not know', async () => {
+      it('totals no messages for a company or campaign that has none', async () => {
         const { uuid } = await seedCompany(store());
-        const a = await store().createCampaign(campaign(uuid, 'a', writer().ctx.now));
+        await store().createCampaign(campaign(uuid, 'a', writer().ctx.now));
         const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
-        for (const ids of [[], [a.id], [a.id, 'cmp_unknown']]) {
-          const totals = await store().messageTotals(uuid, ids);
-          expect(totals.company, ids.join()).toEqual(none);
-          expect([...totals.campaigns.keys()], ids.join()).toEqual([]);
-        }
+        expect(await store().messageTotals(uuid)).toEqual(none);
+        expect(await store().messageTotals(company(9).uuid)).toEqual(none);
+        expect((await store().newestCampaigns(uuid, 5)).map((c) => c.messages)).toEqual([{ ...none, runs: 0, last_run_at: null }]);
+      });
+
+      it("totals each campaign's messages and runs, and the company's, from the messages' writes", async () => {
+        const { uuid } = await seedCompany(store());
+        const other = await seedCompany(store(), 2);
+        const now = writer().ctx.now;
+        const a = await store().createCampaign(campaign(uuid, 'a', now));
+        const b = await store().createCampaign(campaign(uuid, 'b', now));
+        const c = await store().createCampaign(campaign(other.uuid, 'c', now));
+        const message = (on: CampaignRecord, run: string, n: number): MessageRecord => ({
+          id: `msg_${on.name}_${run}_${n}`,
+          company_uuid: on.company_uuid,
+          campaign_id: on.id,
+          customer_id: `cus_${n}`,
+          phone_number: `+1415000000${n}`,
+          run_key: run,
+          status: 'pending',
+          error: null,
+          provider_message_id: null,
+          variables: {},
+          created_at: now,
+          updated_at: now,
+        });
+        const [first, second] = ['2025-01-01T09:00:00.000Z', '2025-01-08T09:00:00.000Z'];
+        const sent = [...range(3).map((n) => message(a, first, n)), ...range(2).map((n) => message(a, second, n)), message(b, first, 0), message(c, first, 0)];
+        await store().insertMessages(sent);
+        const outcome = (m: MessageRecord, status: MessageRecord['status']) => ({
+          id: m.id,
+          status,
+          error: status === 'failed' ? 'rejected' : null,
+          provider_message_id: null,
+        });
+        const [a0, a1, a2, a3, , b0, c0] = sent as [MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord];
+        await store().updateMessages(
+          [outcome(a0, 'sent'), outcome(a1, 'delivered'), outcome(a2, 'failed'), outcome(a3, 'read'), outcome(b0, 'read'), outcome(c0, 'failed')],
+          now,
+        );
+        await store().updateMessages([outcome(a0, 'read')], now);
+        expect(await store().newestCampaigns(uuid, 5)).toEqual([
+          { id: b.id, name: 'b', status: 'scheduled', messages: { total: 1, sent: 1, delivered: 1, read: 1, failed: 0, runs: 1, last_run_at: first } },
+          { id: a.id, name: 'a', status: 'scheduled', messages: { total: 5, sent: 3, delivered: 3, read: 2, failed: 1, runs: 2, last_run_at: second } },
+        ]);
+        expect(await store().messageTotals(uuid)).toEqual({ total: 6, sent: 4, delivered: 4, read: 3, failed: 1 });
+        expect(await store().messageTotals(other.uuid)).toEqual({ total: 1, sent: 0, delivered: 0, read: 0, failed: 1 });
       });
 
       it('finds the earliest due time after a moment, among campaigns of the given statuses, across companies', async () => {

@@ -110,16 +110,8 @@ export function createMemoryCampaignRuns(deps: {
       return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => copy(m));
     },
 
-    async messageTotals(companyUuid, campaignIds) {
-      const t = totals.get(companyUuid);
-      const campaigns = new Map<string, CampaignMessageTotals>();
-      for (const id of campaignIds) {
-        const c = t?.campaigns.get(id);
-        if (!c) continue;
-        const { runs, ...counts } = c;
-        campaigns.set(id, { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null });
-      }
-      return { company: { ...(t?.company ?? empty()) }, campaigns };
+    async messageTotals(companyUuid) {
+      return { ...(totals.get(companyUuid)?.company ?? empty()) };
     },
 
     async releaseExpiredCampaignClaims(companyUuid, now, status) {
@@ -137,6 +129,13 @@ export function createMemoryCampaignRuns(deps: {
   };
   return {
     methods,
+    /** One campaign's message totals, with its runs and the last of them (all zero before its first run). */
+    campaignTotals(companyUuid: string, campaignId: string): CampaignMessageTotals {
+      const c = totals.get(companyUuid)?.campaigns.get(campaignId);
+      if (!c) return { ...empty(), runs: 0, last_run_at: null };
+      const { runs, ...counts } = c;
+      return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null };
+    },
     /** What it keeps, for the store's snapshots. */
     state: { claims, messages, byRunCustomer, totals },
     clear() {

@@ -310,7 +310,7 @@ export function createMemoryStore(): MemoryStore {
       return all
         .slice(-limit)
         .reverse()
-        .map(({ id, name, status }) => ({ id, name, status }));
+        .map(({ id, name, status }) => ({ id, name, status, messages: runs.campaignTotals(companyUuid, id) }));
     },
 
     async getOrder(companyUuid, companyOrderId) {

@@ -87,6 +87,9 @@ export interface CampaignMessageTotals extends MessageTotals {
   last_run_at: string | null;
 }
 
+/** A campaign as the report details it: the newest campaigns, each with its message totals and runs. */
+export type CampaignSummary = Pick<CampaignRecord, 'id' | 'name' | 'status'> & { messages: CampaignMessageTotals };
+
 /** The outcome the channel gave a message. */
 export type MessageOutcome = Pick<MessageRecord, 'id' | 'status' | 'error' | 'provider_message_id'>;
 
@@ -257,8 +260,12 @@ export interface Store {
     now: string,
   ): Promise<CampaignRecord | null>;
   countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
-  /** The company's newest `limit` campaigns, newest first (by seq): what the report details of each. */
-  newestCampaigns(companyUuid: string, limit: number): Promise<Pick<CampaignRecord, 'id' | 'name' | 'status'>[]>;
+  /**
+   * The company's newest `limit` campaigns, newest first (by seq), each with its message totals, runs
+   * (distinct run keys) and last run: what the report details. The totals are read from the counts
+   * kept with every message write, never from the messages.
+   */
+  newestCampaigns(companyUuid: string, limit: number): Promise<CampaignSummary[]>;
 
   // ---- orders ----
   getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
@@ -351,12 +358,8 @@ export interface Store {
   updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
   /** The messages of one run (to resume it). */
   listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
-  /**
-   * Message outcome totals of the company, and of each of `campaignIds` (of that company) that has
-   * messages, with its runs (distinct run keys) and last run. Read from the counts kept with every
-   * message write, never from the messages.
-   */
-  messageTotals(companyUuid: string, campaignIds: readonly string[]): Promise<{ company: MessageTotals; campaigns: Map<string, CampaignMessageTotals> }>;
+  /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
+  messageTotals(companyUuid: string): Promise<MessageTotals>;
   /** Releases the company's leases that ran out (a runner died) on campaigns still `running`, setting them to `status`; returns how many. */
   releaseExpiredCampaignClaims(companyUuid: string, now: string, status: CampaignRecord['status']): Promise<number>;
 

@@ -1,16 +1,8 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import {
-  type CampaignMessageTotals,
-  type CampaignRecord,
-  type CampaignRunMethods,
-  countIntoFunnel,
-  type MessageOutcome,
-  type MessageRecord,
-  type MessageTotals,
-} from '../types.ts';
+import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, type MessageTotals } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
-import { campaigns, messages } from './schema.ts';
+import { campaigns, messageCounts, messages } from './schema.ts';
 
 const { claim_token: _claimToken, locked_until: _lockedUntil, ...campaignColumnsOnly } = getTableColumns(campaigns);
 /** The columns of a CampaignRecord (the claim columns stay inside the store). */
@@ -145,38 +137,15 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
         .where(and(eq(messages.campaign_id, campaignId), eq(messages.run_key, runKey)));
     },
 
-    async messageTotals(companyUuid, campaignIds) {
-      // One statement, three parts told apart by `part`: the company's totals from its count rows (a few
-      // per campaign), and the campaigns' counts and runs from their own rows by key. The ids go as one
-      // array parameter, not one parameter each: building 200 parameters was a third of what the server
-      // allocated under the server.rss row's load.
-      const ids = sql`${sql.param(campaignIds)}::text[]`;
-      const rows = rowsOf(
-        await db.execute(sql`
-          SELECT 'company' AS part, NULL AS campaign_id, status, sum(n)::int AS n, NULL AS last_run
-            FROM message_counts WHERE company_uuid = ${companyUuid} GROUP BY status
-          UNION ALL
-          SELECT 'counts', campaign_id, status, n, NULL FROM message_counts WHERE company_uuid = ${companyUuid} AND campaign_id = ANY(${ids})
-          UNION ALL
-          SELECT 'runs', campaign_id, NULL, count(*)::int, max(run_key) FROM campaign_runs
-           WHERE company_uuid = ${companyUuid} AND campaign_id = ANY(${ids}) GROUP BY campaign_id`),
-      );
+    async messageTotals(companyUuid) {
+      const rows = await db
+        .select({ status: messageCounts.status, n: sql<number>`sum(${messageCounts.n})::int` })
+        .from(messageCounts)
+        .where(eq(messageCounts.company_uuid, companyUuid))
+        .groupBy(messageCounts.status);
       const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
-      const campaignsMap = new Map<string, CampaignMessageTotals>();
-      const entry = (id: string) => {
-        let e = campaignsMap.get(id);
-        if (!e) {
-          e = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
-          campaignsMap.set(id, e);
-        }
-        return e;
-      };
-      for (const r of rows) {
-        if (r.part === 'company') countIntoFunnel(company, r.status as string, Number(r.n));
-        else if (r.part === 'counts') countIntoFunnel(entry(r.campaign_id as string), r.status as string, Number(r.n));
-        else Object.assign(entry(r.campaign_id as string), { runs: Number(r.n), last_run_at: (r.last_run as string | null) ?? null });
-      }
-      return { company, campaigns: campaignsMap };
+      for (const row of rows) countIntoFunnel(company, row.status, Number(row.n));
+      return company;
     },
 
     async releaseExpiredCampaignClaims(companyUuid, now, status) {
