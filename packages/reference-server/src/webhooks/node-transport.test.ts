@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeTransport } from './node-transport.ts';
+import { createNodeTransport, headerList } from './node-transport.ts';
 import { EXCERPT_BYTES } from './transport.ts';
 
 const servers: Server[] = [];
@@ -42,6 +42,21 @@ describe('createNodeTransport', () => {
     expect(seen).toEqual({ body: '{"a":"é"}', type: 'application/json', length: '10' });
   });
 
+  it('sends the Host of the URL, the headers it is given, and a Content-Length of its own', async () => {
+    const seen: Record<string, string | string[] | undefined>[] = [];
+    const rx = await serve((_, res) => {
+      seen.push(res.req.headers);
+      res.writeHead(200).end();
+    });
+    const send = transport();
+    const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'Content-Length': '999', Host: 'elsewhere.example' };
+    for (const body of ['{}', '{"b":"é"}']) await send({ url: `${rx.url}?key=1`, headers, body, timeoutMs: 5000 });
+    expect(seen).toEqual([
+      expect.objectContaining({ host: new URL(rx.url).host, 'content-type': 'application/json', 'webhook-id': 'evt_1', 'content-length': '2' }),
+      expect.objectContaining({ host: new URL(rx.url).host, 'content-length': '10' }),
+    ]);
+  });
+
   it('keeps the first bytes of a long answer, and reuses the connection', async () => {
     const rx = await serve((_, res) => res.writeHead(200).end('x'.repeat(5000)));
     const send = transport();
@@ -70,5 +85,21 @@ describe('createNodeTransport', () => {
 
   it("rejects with the connection's error when nothing listens", async () => {
     await expect(transport()({ url: 'http://127.0.0.1:9/hooks', headers: {}, body: '{}', timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('headerList', () => {
+  it('puts Host and Content-Length first and leaves out any the headers name', () => {
+    expect(headerList('example.com:8080', { 'content-type': 'application/json', host: 'x', 'CONTENT-LENGTH': '1', 'webhook-id': 'evt_1' }, 12)).toEqual([
+      'host',
+      'example.com:8080',
+      'content-length',
+      '12',
+      'content-type',
+      'application/json',
+      'webhook-id',
+      'evt_1',
+    ]);
+    expect(headerList('example.com', {}, 0)).toEqual(['host', 'example.com', 'content-length', '0']);
   });
 });
