@@ -42,17 +42,23 @@ describe('createNodeTransport', () => {
     expect(seen).toEqual({ body: '{"a":"é"}', type: 'application/json', length: '10' });
   });
 
-  it('sends the Host of the URL, the headers it is given, and a Content-Length of its own', async () => {
+  it('sends to the path and query of the URL, with its Host, the headers it is given, and a Content-Length of its own', async () => {
     const seen: Record<string, string | string[] | undefined>[] = [];
     const rx = await serve((_, res) => {
-      seen.push(res.req.headers);
+      seen.push({ ...res.req.headers, path: res.req.url });
       res.writeHead(200).end();
     });
     const send = transport();
     const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'Content-Length': '999', Host: 'elsewhere.example' };
     for (const body of ['{}', '{"b":"é"}']) await send({ url: `${rx.url}?key=1`, headers, body, timeoutMs: 5000 });
     expect(seen).toEqual([
-      expect.objectContaining({ host: new URL(rx.url).host, 'content-type': 'application/json', 'webhook-id': 'evt_1', 'content-length': '2' }),
+      expect.objectContaining({
+        path: '/hooks?key=1',
+        host: new URL(rx.url).host,
+        'content-type': 'application/json',
+        'webhook-id': 'evt_1',
+        'content-length': '2',
+      }),
       expect.objectContaining({ host: new URL(rx.url).host, 'content-length': '10' }),
     ]);
   });
