@@ -135,6 +135,7 @@ export function describeOrderConformance(store: CurrentStore): void {
       await store().deleteCustomers(a.uuid, ['cus_1', 'cus_3']);
       expect((await store().listCustomers(a.uuid, { page: 1, limit: 10 })).items.map((c) => c.id)).toEqual(['cus_2']);
       expect((await store().listCustomers(b.uuid, { page: 1, limit: 10 })).items.map((c) => c.id)).toEqual(['cus_3']);
+      expect([await store().countCustomers(a.uuid), await store().countCustomers(b.uuid)]).toEqual([1, 1]);
     });
 
     it('lists customers oldest first, then by id, one page at a time', async () => {
@@ -150,9 +151,11 @@ export function describeOrderConformance(store: CurrentStore): void {
       await store().saveCustomers([customer(co, 'cus_0', '+15550000013', w.tick())]);
       const page1 = await store().listCustomers(co.uuid, { page: 1, limit: 3 });
       expect(page1.total).toBe(4);
+      expect(await store().countCustomers(co.uuid)).toBe(4);
       expect(page1.items.map((c) => c.id)).toEqual(['cus_a', 'cus_b', 'cus_c']);
       expect((await store().listCustomers(co.uuid, { page: 2, limit: 3 })).items.map((c) => c.id)).toEqual(['cus_0']);
       expect(await store().listCustomers(company(2).uuid, { page: 1, limit: 3 })).toEqual({ items: [], total: 0 });
+      expect(await store().countCustomers(company(2).uuid)).toBe(0);
     });
   });
 

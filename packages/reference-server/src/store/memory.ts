@@ -349,6 +349,9 @@ export function createMemoryStore(): MemoryStore {
       const list = states.get(companyUuid)?.customerList;
       return list ? page(list.slice(pageOffset(request), request.limit), list.size) : { items: [], total: 0 };
     },
+    async countCustomers(companyUuid) {
+      return states.get(companyUuid)?.customerList.size ?? 0;
+    },
     async saveCustomers(records) {
       for (const record of records) {
         const state = requireState(record.company_uuid);

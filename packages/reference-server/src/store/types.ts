@@ -286,6 +286,8 @@ export interface Store {
   /** The company's customers with these phone numbers (in no particular order). */
   getCustomers(companyUuid: string, phoneNumbers: string[]): Promise<CustomerRecord[]>;
   listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
+  /** How many customers the company has: the total of `listCustomers`, without a page. */
+  countCustomers(companyUuid: string): Promise<number>;
   /** Inserts each customer, or replaces the one with the same (company_uuid, phoneNumber) keeping its id and created_at; sent ahead as `saveOrder` is. */
   saveCustomers(customers: CustomerRecord[]): Promise<void>;
   deleteCustomers(companyUuid: string, ids: string[]): Promise<void>;

@@ -415,6 +415,9 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       ]);
       return { items, total: n };
     },
+    countCustomers(companyUuid) {
+      return total(customers, eq(customers.company_uuid, companyUuid));
+    },
 
     async createEndpoint(endpoint) {
       const [row] = await db
