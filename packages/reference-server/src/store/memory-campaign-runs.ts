@@ -1,7 +1,13 @@
 import { copy } from './copy.ts';
-import { type CampaignMessageTotals, type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageRecord, type MessageTotals } from './types.ts';
-
-const empty = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
+import {
+  type CampaignMessageTotals,
+  type CampaignRecord,
+  type CampaignRunMethods,
+  countIntoFunnel,
+  type MessageRecord,
+  type MessageTotals,
+  noMessages,
+} from './types.ts';
 
 /**
  * The campaign-run half of the memory store. `campaigns` lists every company's campaigns; `setStatus`
@@ -21,12 +27,12 @@ export function createMemoryCampaignRuns(deps: {
   function totalsFor(m: MessageRecord) {
     let t = totals.get(m.company_uuid);
     if (!t) {
-      t = { company: empty(), campaigns: new Map() };
+      t = { company: noMessages(), campaigns: new Map() };
       totals.set(m.company_uuid, t);
     }
     let c = t.campaigns.get(m.campaign_id);
     if (!c) {
-      c = { ...empty(), runs: new Set<string>() };
+      c = { ...noMessages(), runs: new Set<string>() };
       t.campaigns.set(m.campaign_id, c);
     }
     return { company: t.company, campaign: c };
@@ -111,7 +117,7 @@ export function createMemoryCampaignRuns(deps: {
     },
 
     async messageTotals(companyUuid) {
-      return { ...(totals.get(companyUuid)?.company ?? empty()) };
+      return { ...(totals.get(companyUuid)?.company ?? noMessages()) };
     },
 
     async releaseExpiredCampaignClaims(companyUuid, now, status) {
@@ -132,7 +138,7 @@ export function createMemoryCampaignRuns(deps: {
     /** One campaign's message totals, with its runs and the last of them (all zero before its first run). */
     campaignTotals(companyUuid: string, campaignId: string): CampaignMessageTotals {
       const c = totals.get(companyUuid)?.campaigns.get(campaignId);
-      if (!c) return { ...empty(), runs: 0, last_run_at: null };
+      if (!c) return { ...noMessages(), runs: 0, last_run_at: null };
       const { runs, ...counts } = c;
       return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null };
     },

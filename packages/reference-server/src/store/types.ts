@@ -93,6 +93,9 @@ export type CampaignSummary = Pick<CampaignRecord, 'id' | 'name' | 'status'> & {
 /** The outcome the channel gave a message. */
 export type MessageOutcome = Pick<MessageRecord, 'id' | 'status' | 'error' | 'provider_message_id'>;
 
+/** Funnel totals of no messages, to count into. */
+export const noMessages = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });
+
 /** Adds `n` messages of `status` to funnel totals (`sent` includes delivered and read, `delivered` includes read). */
 export function countIntoFunnel(t: MessageTotals, status: string, n: number): void {
   t.total += n;

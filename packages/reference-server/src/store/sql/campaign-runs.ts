@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, type MessageTotals } from '../types.ts';
+import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaigns, messageCounts, messages } from './schema.ts';
@@ -143,7 +143,7 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
         .from(messageCounts)
         .where(eq(messageCounts.company_uuid, companyUuid))
         .groupBy(messageCounts.status);
-      const company: MessageTotals = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
+      const company = noMessages();
       for (const row of rows) countIntoFunnel(company, row.status, Number(row.n));
       return company;
     },

@@ -8,6 +8,7 @@ import {
   type DeliveryRecord,
   type EndpointRecord,
   type EventRecord,
+  noMessages,
   type Store,
   StoreConflictError,
 } from '../types.ts';
@@ -379,15 +380,7 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
            ORDER BY c.seq DESC`),
       );
       return rows.map((row) => {
-        const messages = {
-          total: 0,
-          sent: 0,
-          delivered: 0,
-          read: 0,
-          failed: 0,
-          runs: Number(row.runs),
-          last_run_at: (row.last_run_at as string | null) ?? null,
-        };
+        const messages = { ...noMessages(), runs: Number(row.runs), last_run_at: (row.last_run_at as string | null) ?? null };
         for (const [status, n] of Object.entries(jsonValue<Record<string, number> | null>(row.counts) ?? {})) countIntoFunnel(messages, status, Number(n));
         return { id: row.id as string, name: row.name as string, status: row.status as CampaignRecord['status'], messages };
       });
