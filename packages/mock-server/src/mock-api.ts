@@ -34,6 +34,7 @@ import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCo
 import { createJournal, type MockRequest, type RequestFilter } from './internal/journal.ts';
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
+import { textResponse } from './internal/text-response.ts';
 import { sha256Hex, signCompanyToken } from './internal/token.ts';
 import {
   createWebhookSink,
@@ -218,6 +219,7 @@ export function createMockApi(options: MockApiOptions = {}) {
       webhooks: { retrySchedule, batchWrites: false },
       onAnswered: ({ request, operationId, body, status, at }) =>
         journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at }),
+      respond: textResponse,
       // One app for the mock's life: each generation points it at its own store.
       app,
     });
@@ -325,7 +327,11 @@ export function createMockApi(options: MockApiOptions = {}) {
     const status = fault.status as NonNullable<FaultOptions['status']>;
     const message = fault.message ?? `Simulated failure (engagekit mock): ${operationId} answered ${status}`;
     const headers = status === 429 || status === 503 ? { 'retry-after': String(fault.retryAfter ?? 0) } : undefined;
-    return errorAnswer(new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }), requestIdOf(request, current.ids));
+    return errorAnswer(
+      new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }),
+      requestIdOf(request, current.ids),
+      textResponse,
+    );
   }
 
   /** Whether a request to `url` goes straight to the app: no data loading, no faults, no base URL path prefix, no control call. */

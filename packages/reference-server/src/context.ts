@@ -1,4 +1,5 @@
 import type { Clock } from './clock.ts';
+import type { Respond } from './http/answer.ts';
 import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
 import type { CompanyRecord, Store, WriteContext } from './store/types.ts';
@@ -55,6 +56,8 @@ export interface AppDeps {
   docsBundle?: (() => string) | undefined;
   /** Hears of every API request once answered (the mock's request journal). Pages (/docs, /settings) are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
+  /** Makes the Response of every JSON answer (`webResponse` by default; the in-process mock keeps the text). */
+  respond?: Respond | undefined;
 }
 
 /** What a handler gets about the request it serves. */
@@ -71,4 +74,6 @@ export interface RequestContext {
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;
+  /** Makes the Response of the request's JSON answer (`AppDeps.respond`). */
+  respond: Respond;
 }

@@ -9,7 +9,7 @@ export { createScheduler, type Scheduler, type SchedulerOptions } from './campai
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
-export { errorAnswer, jsonAnswer } from './http/answer.ts';
+export { type AnswerOptions, errorAnswer, jsonAnswer, type Respond, webResponse } from './http/answer.ts';
 export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';

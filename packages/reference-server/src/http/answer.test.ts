@@ -3,7 +3,7 @@ import { jsonAnswer, utf8Length } from './answer.ts';
 
 describe('jsonAnswer', () => {
   it('gives the JSON body with its size in bytes, the request id and the CORS headers', async () => {
-    const res = jsonAnswer({ name: 'Crème brûlée ☕' }, 201, 'req_1', { 'Retry-After': '3' });
+    const res = jsonAnswer({ name: 'Crème brûlée ☕' }, 201, 'req_1', { headers: { 'Retry-After': '3' } });
     const bytes = new Uint8Array(await res.clone().arrayBuffer());
     expect(res.status).toBe(201);
     expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
@@ -13,6 +13,17 @@ describe('jsonAnswer', () => {
     expect(res.headers.get('x-request-id')).toBe('req_1');
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('makes its Response with the respond function it is given', async () => {
+    const made: [string, number, Record<string, string>][] = [];
+    const respond = (text: string, status: number, headers: Record<string, string>) => {
+      made.push([text, status, headers]);
+      return new Response(text, { status, headers });
+    };
+    const res = jsonAnswer({ ok: true }, 409, 'req_2', { headers: { Allow: 'GET' }, respond });
+    expect(await res.json()).toEqual({ ok: true });
+    expect(made).toEqual([['{"ok":true}', 409, expect.objectContaining({ 'x-request-id': 'req_2', allow: 'GET', 'content-length': '11' })]]);
   });
 });
 

@@ -33,8 +33,23 @@ export function utf8Length(text: string): number {
   return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
 }
 
-/** A JSON answer with the request id and the CORS headers, plus `extra` ones (`retry-after`, `allow`). */
-export function jsonAnswer(body: unknown, status: number, requestId: string, extra?: Record<string, string>): Response {
+/**
+ * Makes the Response of a JSON answer from its text, status and headers: `webResponse` unless the app
+ * was given another (`AppDeps.respond`; the in-process mock's keeps the text for `text()` and `json()`).
+ */
+export type Respond = (text: string, status: number, headers: Record<string, string>) => Response;
+
+/** A Response of the runtime (on Node under @hono/node-server, its light one, which it writes to the socket as it is). */
+export const webResponse: Respond = (text, status, headers) => new Response(text, { status, headers });
+
+/** What a JSON answer may add: headers (`retry-after`, `allow`), and how its Response is made. */
+export interface AnswerOptions {
+  headers?: Record<string, string> | undefined;
+  respond?: Respond | undefined;
+}
+
+/** A JSON answer with the request id and the CORS headers, plus the headers `options` gives. */
+export function jsonAnswer(body: unknown, status: number, requestId: string, options: AnswerOptions = {}): Response {
   // Sized: an interceptor that turns the answer back into HTTP (MSW 3) then sends it in one piece, not chunked.
   const text = JSON.stringify(body);
   const headers: Record<string, string> = {
@@ -44,11 +59,11 @@ export function jsonAnswer(body: unknown, status: number, requestId: string, ext
     'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'],
     'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
   };
-  if (extra) for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
-  return new Response(text, { status, headers });
+  if (options.headers) for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
+  return (options.respond ?? webResponse)(text, status, headers);
 }
 
 /** The answer to an HttpError: its envelope, status and headers. */
-export function errorAnswer(err: HttpError, requestId: string): Response {
-  return jsonAnswer(errorBody(err, requestId), err.status, requestId, err.headers);
+export function errorAnswer(err: HttpError, requestId: string, respond?: Respond): Response {
+  return jsonAnswer(errorBody(err, requestId), err.status, requestId, { headers: err.headers, respond });
 }
