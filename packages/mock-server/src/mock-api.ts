@@ -27,6 +27,7 @@ import {
   type Store,
   silentLogger,
 } from '@engagekit/reference-server';
+import { appRequest } from './internal/app-request.ts';
 import { type ChannelState, createMockChannel, type MessageOutcome, type MockChannel, type MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
@@ -362,7 +363,7 @@ export function createMockApi(options: MockApiOptions = {}) {
     // server does when its client hangs up). Faults' delays do follow the signal: those requests keep it.
     if (signal && straightToApp(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)) {
       if (signal.aborted) return Promise.reject(signal.reason);
-      return followSignal(toApp(new Request(input, { ...init, signal: null })), signal);
+      return followSignal(toApp(appRequest(input, init)), signal);
     }
     return handle(new Request(input, init));
   };
