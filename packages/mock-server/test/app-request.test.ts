@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { appRequest, GetRequest } from '../src/internal/app-request.ts';
 
@@ -30,6 +31,12 @@ describe('appRequest', () => {
       r.signal.aborted,
     ];
     expect(members(req)).toEqual(members(runtime));
+    const nodeOnly = (r: Request) => {
+      const n = r as unknown as Record<string, unknown>;
+      return [n.duplex, n.isReloadNavigation, n.isHistoryNavigation];
+    };
+    expect(nodeOnly(req)).toEqual(nodeOnly(runtime));
+    expect(inspect(req)).toContain('getCampaign');
     expect(await req.text()).toBe('');
     const copy = req.clone();
     expect([copy.url, copy.headers.get('authorization')]).toEqual([req.url, 'Bearer t']);
@@ -52,8 +59,16 @@ describe('appRequest', () => {
     }
   });
 
-  it('refuses what is not a URL, as a Request does', () => {
-    expect(() => appRequest('not a url', {})).toThrow(TypeError);
+  it('refuses what a Request refuses, with its words', () => {
+    for (const url of ['not a url', 'http://user:secret@mock.test/agency/getCampaign/cmp_1']) {
+      let expected: unknown;
+      try {
+        new Request(url);
+      } catch (err) {
+        expected = err;
+      }
+      expect(() => appRequest(url, {})).toThrow((expected as Error).message);
+    }
     expect(() => appRequest(URL_GIVEN, { headers: { 'bad name': 'x' } })).toThrow(TypeError);
   });
 });

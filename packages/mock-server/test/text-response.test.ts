@@ -60,6 +60,21 @@ describe('TextResponse', () => {
     for (const steps of orders) expect(await seen(made(), steps)).toEqual(await seen(runtime(), steps));
   });
 
+  it('is a Response under the Response the global scope holds when it is made (@hono/node-server puts its own there)', () => {
+    const runtimeResponse = globalThis.Response;
+    class LightResponse {}
+    Object.setPrototypeOf(LightResponse.prototype, runtimeResponse.prototype);
+    try {
+      globalThis.Response = LightResponse as unknown as typeof Response;
+      const res = made();
+      expect(res).toBeInstanceOf(LightResponse);
+      expect(res).toBeInstanceOf(runtimeResponse);
+    } finally {
+      globalThis.Response = runtimeResponse;
+    }
+    expect(made()).toBeInstanceOf(Response);
+  });
+
   it('rejects json() of text that is not JSON, as a Response does', async () => {
     await expect(new TextResponse('<html>', 502, {}).json()).rejects.toThrow(SyntaxError);
   });

@@ -4,7 +4,8 @@ const GET_INIT = new Set(['method', 'headers', 'body', 'signal']);
 /**
  * A GET that `mock.fetch` hands the app: its URL, method and headers made at once, as the app reads
  * them, and every other member from a Request of the runtime made from the same parts when first
- * needed. It never leaves the mock (the app answers it, the journal keeps its method, URL and headers).
+ * needed. It never leaves the mock (the app answers it, the journal keeps its method, URL and headers);
+ * the app reads it and never wraps it in a Request of the runtime, which would not take it.
  * Benchmark row `mock.inprocess.vs-prism`: a Request of the runtime, its URL parsed, its init converted
  * and checked, took a tenth of the CPU of an SDK call through `mock.fetch`.
  */
@@ -14,9 +15,9 @@ export class GetRequest implements Request {
   readonly headers: Headers;
   #request: Request | undefined;
 
+  /** `url` as `plainUrl` gives it. */
   constructor(url: string, headers: HeadersInit | undefined) {
-    // As a Request of the runtime gives it: parsed and serialized (a TypeError when it is not a URL).
-    this.url = new URL(url).href;
+    this.url = url;
     this.headers = new Headers(headers);
   }
 
@@ -61,6 +62,16 @@ export class GetRequest implements Request {
   get signal(): AbortSignal {
     return this.#runtime().signal;
   }
+  // Node's Request has these beside the DOM's (its inspection reads them).
+  get duplex(): unknown {
+    return (this.#runtime() as unknown as { duplex?: unknown }).duplex;
+  }
+  get isReloadNavigation(): unknown {
+    return (this.#runtime() as unknown as { isReloadNavigation?: unknown }).isReloadNavigation;
+  }
+  get isHistoryNavigation(): unknown {
+    return (this.#runtime() as unknown as { isHistoryNavigation?: unknown }).isHistoryNavigation;
+  }
   clone(): Request {
     return this.#runtime().clone();
   }
@@ -85,7 +96,7 @@ export class GetRequest implements Request {
   }
 }
 
-// `instanceof Request` holds; every member of Request that the DOM's type names is one of the class's own.
+// `instanceof Request` holds; every member of Node's Request is one of the class's own.
 Object.setPrototypeOf(GetRequest.prototype, Request.prototype);
 
 /**
@@ -94,13 +105,25 @@ Object.setPrototypeOf(GetRequest.prototype, Request.prototype);
  * no other init than headers, else a Request of the runtime.
  */
 export function appRequest(input: string | URL | Request, init: RequestInit): Request {
-  if (typeof input === 'string' && (init.method === undefined || init.method === 'GET') && init.body == null && onlyGetInit(init)) {
-    return new GetRequest(input, init.headers);
-  }
-  return new Request(input, { ...init, signal: null });
+  const url = typeof input === 'string' && isPlainGet(init) ? plainUrl(input) : undefined;
+  return url === undefined ? new Request(input, { ...init, signal: null }) : new GetRequest(url, init.headers);
 }
 
-function onlyGetInit(init: RequestInit): boolean {
+function isPlainGet(init: RequestInit): boolean {
+  if (!(init.method === undefined || init.method === 'GET') || init.body != null) return false;
   for (const key in init) if (!GET_INIT.has(key)) return false;
   return true;
+}
+
+/**
+ * `input` parsed and serialized, as a Request of the runtime gives its URL; undefined for what is not a
+ * URL or holds credentials, which that Request refuses in its own words.
+ */
+function plainUrl(input: string): string | undefined {
+  try {
+    const url = new URL(input);
+    return url.username === '' && url.password === '' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -19,6 +19,7 @@ export class TextResponse implements Response {
   #response: Response | undefined;
 
   constructor(text: string, status: number, headers: Record<string, string>) {
+    followGlobalResponse();
     this.#text = text;
     this.#status = status;
     this.#headers = headers;
@@ -105,9 +106,15 @@ export class TextResponse implements Response {
   }
 }
 
-// `instanceof Response` holds, as it does for the light Response of @hono/node-server; every member of
-// Response is one of the class's own, so none of the runtime's is called on it.
-Object.setPrototypeOf(TextResponse.prototype, Response.prototype);
+/**
+ * Makes `instanceof Response` hold for a TextResponse under the Response the global scope holds now:
+ * @hono/node-server puts a Response of its own there when it starts serving, and a test may run such a
+ * server and the mock in one process. Every member of Response is one of TextResponse's own, so no
+ * member of the Response its prototype leads to is called on it.
+ */
+function followGlobalResponse(): void {
+  if (Object.getPrototypeOf(TextResponse.prototype) !== Response.prototype) Object.setPrototypeOf(TextResponse.prototype, Response.prototype);
+}
 
 /** The in-process mock's `AppDeps.respond`. */
 export const textResponse: Respond = (text, status, headers) => new TextResponse(text, status, headers);
