@@ -1,4 +1,4 @@
-import type { Respond } from '@engagekit/reference-server';
+import { type Respond, webResponse } from '@engagekit/reference-server';
 
 /**
  * The in-process mock's answers (`mock.fetch`, `mock.handle`): a Response that keeps its JSON body as
@@ -35,7 +35,8 @@ export class TextResponse implements Response {
 
   #runtime(): Response {
     if (this.#response === undefined) {
-      this.#response = new Response(this.#text, { status: this.#status, headers: this.#headers });
+      // As the app makes an answer's Response when it is given no `respond`.
+      this.#response = webResponse(this.#text, this.#status, this.#headers);
       // The text was taken: this body reads as used, as a Response's does once read.
       if (this.#taken) void this.#response.text();
     }
