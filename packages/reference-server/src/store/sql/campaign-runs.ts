@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '../types.ts';
+import { builtOnce } from './built-once.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaigns, messageCounts, messages } from './schema.ts';
@@ -7,6 +8,18 @@ import { campaigns, messageCounts, messages } from './schema.ts';
 const { claim_token: _claimToken, locked_until: _lockedUntil, ...campaignColumnsOnly } = getTableColumns(campaigns);
 /** The columns of a CampaignRecord (the claim columns stay inside the store). */
 export const campaignColumns = campaignColumnsOnly;
+
+// A company's message totals by status, built once: a read of every report (server.rss; see built-once.ts).
+const messageTotalFields = { status: messageCounts.status, n: sql<number>`sum(${messageCounts.n})::int` };
+const messageTotalsStatement = builtOnce<{ status: string; n: number }>(
+  (db) =>
+    db
+      .select(messageTotalFields)
+      .from(messageCounts)
+      .where(eq(messageCounts.company_uuid, sql.placeholder('companyUuid')))
+      .groupBy(messageCounts.status),
+  messageTotalFields,
+);
 
 const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
@@ -138,11 +151,7 @@ export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
     },
 
     async messageTotals(companyUuid) {
-      const rows = await db
-        .select({ status: messageCounts.status, n: sql<number>`sum(${messageCounts.n})::int` })
-        .from(messageCounts)
-        .where(eq(messageCounts.company_uuid, companyUuid))
-        .groupBy(messageCounts.status);
+      const rows = await messageTotalsStatement(db, { companyUuid });
       const company = noMessages();
       for (const row of rows) countIntoFunnel(company, row.status, Number(row.n));
       return company;

@@ -100,6 +100,71 @@ const appendLeasedStatement = builtOnce<Record<string, unknown>>(
 /** The largest value of a PostgreSQL `integer` column. */
 const MAX_INT32 = 2_147_483_647;
 
+// The reads of a page of campaigns (getCampaignData) and of a report (reportingCampaign), built once:
+// drizzle builds a statement's text from its parts each time it runs, and under the load of the row
+// server.rss that building was a quarter of all the server allocated (see built-once.ts; BENCHMARKS.md,
+// "Round two, sixteenth pass").
+const campaignPageStatement = builtOnce<CampaignRecord>(
+  (db) =>
+    db
+      .select(campaignColumns)
+      .from(campaigns)
+      .where(
+        and(eq(campaigns.company_uuid, sql.placeholder('companyUuid')), gt(campaigns.seq, sql.placeholder('from')), lte(campaigns.seq, sql.placeholder('to'))),
+      )
+      .orderBy(campaigns.seq),
+  campaignColumns,
+);
+const campaignSeqFields = { seq: companies.campaign_seq };
+const campaignSeqStatement = builtOnce<{ seq: number }>(
+  (db) =>
+    db
+      .select(campaignSeqFields)
+      .from(companies)
+      .where(eq(companies.uuid, sql.placeholder('companyUuid'))),
+  campaignSeqFields,
+);
+const statusCountFields = { status: campaigns.status, n: count() };
+const statusCountsStatement = builtOnce<{ status: string; n: number }>(
+  (db) =>
+    db
+      .select(statusCountFields)
+      .from(campaigns)
+      .where(eq(campaigns.company_uuid, sql.placeholder('companyUuid')))
+      .groupBy(campaigns.status),
+  statusCountFields,
+);
+const orderTotalFields = { total: count(), amount: sql<string>`coalesce(sum(${orders.totalAmount}), 0)::text`.mapWith(Number) };
+const orderTotalsStatement = builtOnce<{ total: number; amount: number }>(
+  (db) =>
+    db
+      .select(orderTotalFields)
+      .from(orders)
+      .where(eq(orders.company_uuid, sql.placeholder('companyUuid'))),
+  orderTotalFields,
+);
+const countFields = { n: count() };
+const customerCountStatement = builtOnce<{ n: number }>(
+  (db) =>
+    db
+      .select(countFields)
+      .from(customers)
+      .where(eq(customers.company_uuid, sql.placeholder('companyUuid'))),
+  countFields,
+);
+// One statement, one row a campaign: the unique (company_uuid, seq) index read backwards for the last
+// `limit` campaigns, then each one's count rows and runs found by its key (the primary keys of
+// message_counts and campaign_runs). Reading the newest campaigns, then their counts by a list of ids,
+// took two round trips and scanned the company's count rows (server.report.1m-messages).
+const newestCampaignsStatement = builtOnce((db) =>
+  db.execute(sql`
+    SELECT c.id, c.name, c.status, m.counts, r.runs, r.last_run_at
+      FROM (SELECT id, name, status, seq FROM campaigns WHERE company_uuid = ${sql.placeholder('companyUuid')} ORDER BY seq DESC LIMIT ${sql.placeholder('limit')}) AS c
+      LEFT JOIN LATERAL (SELECT json_object_agg(status, n) AS counts FROM message_counts WHERE campaign_id = c.id) AS m ON true
+      LEFT JOIN LATERAL (SELECT count(*)::int AS runs, max(run_key) AS last_run_at FROM campaign_runs WHERE campaign_id = c.id) AS r ON true
+     ORDER BY c.seq DESC`),
+);
+
 const companyColumns = {
   uuid: companies.uuid,
   company_id: companies.company_id,
@@ -340,12 +405,8 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       // The page and the total are read together (on PostgreSQL, on connections of their own).
       const from = Math.min(pageOffset(page), MAX_INT32);
       const [items, [counter]] = await Promise.all([
-        db
-          .select(campaignColumns)
-          .from(campaigns)
-          .where(and(eq(campaigns.company_uuid, companyUuid), gt(campaigns.seq, from), lte(campaigns.seq, Math.min(from + page.limit, MAX_INT32))))
-          .orderBy(campaigns.seq),
-        db.select({ seq: companies.campaign_seq }).from(companies).where(eq(companies.uuid, companyUuid)),
+        campaignPageStatement(db, { companyUuid, from, to: Math.min(from + page.limit, MAX_INT32) }),
+        campaignSeqStatement(db, { companyUuid }),
       ]);
       return { items, total: counter?.seq ?? 0 };
     },
@@ -359,26 +420,11 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       return row ?? null;
     },
     async countCampaignsByStatus(companyUuid) {
-      const rows = await db
-        .select({ status: campaigns.status, n: count() })
-        .from(campaigns)
-        .where(eq(campaigns.company_uuid, companyUuid))
-        .groupBy(campaigns.status);
+      const rows = await statusCountsStatement(db, { companyUuid });
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
     async newestCampaigns(companyUuid, limit) {
-      // One statement, one row a campaign: the unique (company_uuid, seq) index read backwards for the last
-      // `limit` campaigns, then each one's count rows and runs found by its key (the primary keys of
-      // message_counts and campaign_runs). Reading the newest campaigns, then their counts by a list of
-      // ids, took two round trips and scanned the company's count rows (server.report.1m-messages).
-      const rows = rowsOf(
-        await db.execute(sql`
-          SELECT c.id, c.name, c.status, m.counts, r.runs, r.last_run_at
-            FROM (SELECT id, name, status, seq FROM campaigns WHERE company_uuid = ${companyUuid} ORDER BY seq DESC LIMIT ${limit}) AS c
-            LEFT JOIN LATERAL (SELECT json_object_agg(status, n) AS counts FROM message_counts WHERE campaign_id = c.id) AS m ON true
-            LEFT JOIN LATERAL (SELECT count(*)::int AS runs, max(run_key) AS last_run_at FROM campaign_runs WHERE campaign_id = c.id) AS r ON true
-           ORDER BY c.seq DESC`),
-      );
+      const rows = rowsOf(await newestCampaignsStatement(db, { companyUuid, limit }));
       return rows.map((row) => {
         const messages = { ...noMessages(), runs: Number(row.runs), last_run_at: (row.last_run_at as string | null) ?? null };
         for (const [status, n] of Object.entries(jsonValue<Record<string, number> | null>(row.counts) ?? {})) countIntoFunnel(messages, status, Number(n));
@@ -392,10 +438,7 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       return { items, total: await total(orders, where) };
     },
     async orderTotals(companyUuid) {
-      const [row] = await db
-        .select({ total: count(), amount: sql<string>`coalesce(sum(${orders.totalAmount}), 0)::text`.mapWith(Number) })
-        .from(orders)
-        .where(eq(orders.company_uuid, companyUuid));
+      const [row] = await orderTotalsStatement(db, { companyUuid });
       return { total: row?.total ?? 0, amount: row?.amount ?? 0 };
     },
 
@@ -408,8 +451,9 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       ]);
       return { items, total: n };
     },
-    countCustomers(companyUuid) {
-      return total(customers, eq(customers.company_uuid, companyUuid));
+    async countCustomers(companyUuid) {
+      const [row] = await customerCountStatement(db, { companyUuid });
+      return row?.n ?? 0;
     },
 
     async createEndpoint(endpoint) {
