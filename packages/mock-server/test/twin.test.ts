@@ -161,6 +161,20 @@ describe('the request journal', () => {
     ]);
   });
 
+  it('keeps the headers a request had when it was answered: names in lower case, repeated values joined', async () => {
+    const { mock } = twin();
+    const headers = new Headers({ Authorization: `Bearer ${mock.company.token}`, 'X-Trace': 'first' });
+    headers.append('x-tag', 'a');
+    headers.append('X-Tag', 'b');
+    const request = new Request(`${mock.baseUrl}/agency/getCampaign/cmp_missing?uuid=${mock.company.uuid}`, { headers });
+    expect((await mock.fetch(request)).status).toBe(404);
+    // Changed after the answer: the journal still has what was sent.
+    request.headers.set('x-trace', 'changed');
+    const [sent] = mock.requests();
+    expect(sent?.headers).toEqual({ authorization: 'Bearer [redacted]', 'x-tag': 'a, b', 'x-trace': 'first' });
+    expect(Object.keys(sent?.headers ?? {})).toEqual(['authorization', 'x-tag', 'x-trace']);
+  });
+
   it('logs requests a fault answered, filters by time, and forgets on reset() and clearRequests()', async () => {
     const { mock, client } = twin();
     mock.fail('addOrder', { status: 503 });
