@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneGraph, copy } from './copy.ts';
+import { cloneGraph, copy, frozen } from './copy.ts';
 
 describe('copy', () => {
   it('copies nested plain data so that changing the copy leaves the original alone', () => {
@@ -65,5 +65,31 @@ describe('cloneGraph', () => {
     expect(c.held).toBeInstanceOf(Holder);
     expect(c.held.inner).toBe(c.parsed);
     expect(Object.getOwnPropertyDescriptor(c.held, '__proto__')?.value).toEqual({ also: true });
+  });
+
+  it('keeps a frozen record as it is, shared by the copy, and copies what holds it', () => {
+    const event = frozen({ id: 'evt_1', payload: { order: { items: [{ sku: 'A' }] } } });
+    const original = { events: new Map([['evt_1', event]]), pending: new Set(['evt_1']) };
+    const c = cloneGraph(original);
+    expect(c.events).not.toBe(original.events);
+    expect(c.events.get('evt_1')).toBe(event);
+    c.events.delete('evt_1');
+    expect(original.events.get('evt_1')).toBe(event);
+  });
+});
+
+describe('frozen', () => {
+  it('freezes a record and every object in it, and a copy of it can be changed', () => {
+    const record = frozen({ id: 'evt_1', payload: { order: { items: [{ sku: 'A' }] } } });
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(Object.isFrozen(record.payload.order.items)).toBe(true);
+    expect(Object.isFrozen(record.payload.order.items[0])).toBe(true);
+    expect(() => {
+      (record.payload.order.items[0] as { sku: string }).sku = 'B';
+    }).toThrow(TypeError);
+    const c = copy(record);
+    c.payload.order.items[0] = { sku: 'B' };
+    expect(c.payload.order.items).toEqual([{ sku: 'B' }]);
+    expect(record.payload.order.items).toEqual([{ sku: 'A' }]);
   });
 });

@@ -19,13 +19,28 @@ export function copy<T>(value: T): T {
 }
 
 /**
+ * `value`, plain data the store has copied, frozen with every object in it: for a record the store
+ * writes once and never changes (an event). `cloneGraph` keeps a frozen object as it is, so a snapshot
+ * and the store share such records instead of copying them. Benchmark row mock.restore.vs-reset: of the
+ * 9,000 objects a restore of 1,000 orders copied, 5,000 were events and their payloads.
+ */
+export function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) frozen(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * A deep copy of a graph of maps, sets, arrays and objects in which an object reached twice is copied
  * once, so the copy shares what the original shares (a record in a map and in an index stays one
- * record). Objects keep their prototype; dates are copied; anything else not plain is kept as it is.
+ * record). Objects keep their prototype; dates are copied; anything else not plain is kept as it is,
+ * and so is a frozen object (see `frozen`: the store freezes only plain data it never changes).
  * For the memory store's snapshots.
  */
 export function cloneGraph<T>(value: T, seen = new Map<object, unknown>()): T {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   const known = seen.get(value);
   if (known !== undefined) return known as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;

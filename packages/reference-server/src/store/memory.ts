@@ -1,5 +1,5 @@
 import { addDecimal, type Decimal, decimalToNumber, decimalZero, toDecimal } from '../money.ts';
-import { cloneGraph, copy } from './copy.ts';
+import { cloneGraph, copy, frozen } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
@@ -423,7 +423,8 @@ export function createMemoryStore(): MemoryStore {
     async appendEvent(event, pending) {
       requireState(event.company_uuid);
       if (!events.has(event.id)) {
-        events.set(event.id, { ...copy(event), created_at: iso(event.created_at) });
+        // Never changed once written: frozen, and shared by snapshots (see `frozen`).
+        events.set(event.id, frozen({ ...copy(event), created_at: iso(event.created_at) }));
         undoable(() => events.delete(event.id));
       }
       const lease = dispatch.lease(pending.length);
