@@ -3,7 +3,7 @@
  * a Node built-in anywhere in the graph fails the bundle), MSW's worker copied by `initWorker`, and a
  * page whose own fetch calls reach the mock.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((ok) => (server ? server.close(() => ok()) : ok()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('setupMockWorker in Chromium', () => {

@@ -219,7 +219,9 @@ describe('engagekit-mock (memory engine)', () => {
   });
 
   it('loads --data at start and again on reset', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'engagekit-mock-')), 'data.json');
+    const dir = mkdtempSync(join(tmpdir(), 'engagekit-mock-'));
+    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'data.json');
     writeFileSync(file, JSON.stringify({ customers: [{ phoneNumber: '+14155550100', firstName: 'Imported' }] }));
     const proc = await started(['--data', file]);
     const customers = async () => (await json<{ customers: { phoneNumber: string }[] }>(await fetch(`${proc.url}/__mock/state`))).data.customers;
@@ -230,6 +232,7 @@ describe('engagekit-mock (memory engine)', () => {
 
   it('refuses a --data file that cannot load with exit code 2, naming the file, the place in it and the problem', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engagekit-mock-'));
+    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
     const write = (name: string, text: string) => {
       const file = join(dir, name);
       writeFileSync(file, text);
@@ -268,7 +271,9 @@ describe('engagekit-mock (memory engine)', () => {
 
 describe('engagekit-mock init', () => {
   it('copies MSW’s worker script into the public directory, creating it', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'engagekit-init-')), 'web', 'public');
+    const root = mkdtempSync(join(tmpdir(), 'engagekit-init-'));
+    stops.push(async () => rmSync(root, { recursive: true, force: true }));
+    const dir = join(root, 'web', 'public');
     const run = await runCli(['init', dir]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'mockServiceWorker.js'), 'utf8')).toBe(readFileSync(workerScriptPath(), 'utf8'));

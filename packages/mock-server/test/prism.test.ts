@@ -1,10 +1,10 @@
 /** `engagekit-mock --engine prism`: Prism on openapi.yaml behind the same bin and ready line; a clear message without Prism. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { findPrism, PRISM_MISSING } from '../src/cli/prism.ts';
 import { startMockProcess } from './helpers.ts';
 
@@ -43,7 +43,9 @@ describe('engagekit-mock --engine prism', () => {
   it('finds no Prism where none is installed, and says how to install it', async () => {
     expect(findPrism()).toMatch(/prism-cli\/dist\/index\.js$/);
     // In a clean environment: pnpm's shims put the whole store on NODE_PATH for this process.
-    const elsewhere = join(mkdtempSync(join(tmpdir(), 'no-prism-')), 'x.js');
+    const dir = mkdtempSync(join(tmpdir(), 'no-prism-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const elsewhere = join(dir, 'x.js');
     const script = `const { findPrism } = await import(${JSON.stringify(PRISM_MODULE)}); console.log(String(findPrism(${JSON.stringify(elsewhere)})));`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
     expect(child.stdout.trim()).toBe('null');

@@ -2,6 +2,8 @@
  * End to end: the real server process (`engagekit-server`, dist/cli.js) over HTTP on loopback, on PGlite and on
  * PostgreSQL (when DATABASE_URL is set), driven by the API conformance suite.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeApiConformance } from './api-conformance.ts';
 import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
@@ -40,6 +42,9 @@ for (const database of ['pglite', 'postgres'] as const) {
 describe('pnpm start', () => {
   it('prints the demo company and its token, whose curl-style calls work, and exits 0 on SIGTERM', async () => {
     const server = await startServerProcess({ RATE_LIMIT_PER_MINUTE: '0' });
+    // The helper's temporary DATA_DIR, named in the admin token's line, holds the embedded database.
+    const dataDir = /also kept in (\S+)\/admin-token/.exec(server.output())?.[1] ?? '';
+    expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
     try {
       const out = server.output();
       expect(out).toContain('Admin token (generated now, shown once): adm_');
@@ -56,6 +61,8 @@ describe('pnpm start', () => {
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0);
     }
+    // Gone with the process: a test run leaves no databases in the temporary directory.
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('serves one surface alone on ORDER_PORT, beside every surface on PORT', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,11 +38,15 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node dist/cli.js` on a free port and waits for its ready line. */
+/**
+ * Starts `node dist/cli.js` on a free port and waits for its ready line. Without a `DATA_DIR` in `env`,
+ * the server gets a temporary one (its embedded database, when it has no `DATABASE_URL`), removed once
+ * the process has exited; a `DATA_DIR` given is the caller's to remove.
+ */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-e2e-'));
+  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'engagekit-e2e-')) : undefined;
   const child = spawn(process.execPath, [SERVER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -52,7 +56,12 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   child.stderr.on('data', (d) => {
     out += String(d);
   });
-  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  const exited = new Promise<number | null>((ok) =>
+    child.once('exit', (code) => {
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+      ok(code);
+    }),
+  );
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => {
       // A server that never got ready is stopped, not left running after the test.

@@ -2,7 +2,7 @@
  * Webhook delivery by real server processes: crash safety (SIGKILL with deliveries pending, restart,
  * nothing acknowledged is lost) and two processes sharing one PostgreSQL without double delivery.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyWebhook } from '@engagekit/sdk/webhooks';
@@ -77,12 +77,15 @@ for (const database of databases) {
       const never = new Promise<void>(() => {});
       const receiver = await startReceiver(() => (killed ? { status: 200 } : { status: 200, after: never }));
       cleanups.push(receiver.close);
+      // Both server processes keep their data here; the cleanups run in reverse, so they stop before it goes.
+      const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-crash-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
       const env: Record<string, string> = {
         ADMIN_TOKEN,
         WEBHOOK_ALLOW_PRIVATE: '1',
         WEBHOOK_RETRY_SCHEDULE: '0,0.2,0.5,1,2',
         RATE_LIMIT_PER_MINUTE: '0',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'engagekit-crash-')),
+        DATA_DIR: dataDir,
       };
       if (database === 'postgres') {
         const db = await freshDatabase('crash');
