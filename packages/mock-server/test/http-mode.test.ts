@@ -17,6 +17,12 @@ async function started(args: string[] = [], env: Record<string, string> = {}) {
   stops.push(() => proc.stop());
   return proc;
 }
+/** A new directory in the temporary one, removed after the file's tests (after the processes started since, which stop first). */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 const json = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as { success: boolean; data: T; message: string; code?: string };
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -44,8 +50,7 @@ describe('engagekit-mock (memory engine)', () => {
   });
 
   it('keeps the compiled bundle in NODE_COMPILE_CACHE when started as the command, and starts again from it', async () => {
-    const cache = mkdtempSync(join(tmpdir(), 'engagekit-mock-cache-'));
-    stops.push(async () => rmSync(cache, { recursive: true, force: true }));
+    const cache = tempDir('engagekit-mock-cache-');
     const bin = join(PACKAGE_DIR, 'bin/engagekit-mock.js');
     // The entries (one directory per Node version, a file per module compiled), with when each was written.
     const entries = () =>
@@ -219,9 +224,7 @@ describe('engagekit-mock (memory engine)', () => {
   });
 
   it('loads --data at start and again on reset', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engagekit-mock-'));
-    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'data.json');
+    const file = join(tempDir('engagekit-mock-'), 'data.json');
     writeFileSync(file, JSON.stringify({ customers: [{ phoneNumber: '+14155550100', firstName: 'Imported' }] }));
     const proc = await started(['--data', file]);
     const customers = async () => (await json<{ customers: { phoneNumber: string }[] }>(await fetch(`${proc.url}/__mock/state`))).data.customers;
@@ -231,8 +234,7 @@ describe('engagekit-mock (memory engine)', () => {
   });
 
   it('refuses a --data file that cannot load with exit code 2, naming the file, the place in it and the problem', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engagekit-mock-'));
-    stops.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir('engagekit-mock-');
     const write = (name: string, text: string) => {
       const file = join(dir, name);
       writeFileSync(file, text);
@@ -271,9 +273,7 @@ describe('engagekit-mock (memory engine)', () => {
 
 describe('engagekit-mock init', () => {
   it('copies MSW’s worker script into the public directory, creating it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'engagekit-init-'));
-    stops.push(async () => rmSync(root, { recursive: true, force: true }));
-    const dir = join(root, 'web', 'public');
+    const dir = join(tempDir('engagekit-init-'), 'web', 'public');
     const run = await runCli(['init', dir]);
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'mockServiceWorker.js'), 'utf8')).toBe(readFileSync(workerScriptPath(), 'utf8'));
