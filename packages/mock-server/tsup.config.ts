@@ -11,6 +11,9 @@ export default defineConfig([
     dir: import.meta.dirname,
     entry: { index: 'src/index.ts', node: 'src/node.ts', browser: 'src/browser.ts' },
     inline: { '@engagekit/reference-server': '../reference-server/src/index.ts' },
+    // zod's entry loads its 64 locales and the contract's all of zod: bundled, only the parts the mock
+    // uses load. A Jest test file that loads the Node entry pays about a third less for it.
+    bundle: ['zod', '@engagekit/contract'],
     // The browser entry runs in a bundler, which loads msw's ESM itself.
     cjsExternal: ['msw/browser'],
     // msw's interceptors read their HTTP parser's WebAssembly beside their module: beside node.cjs, once bundled.

@@ -25,6 +25,13 @@ export interface LibraryBuildOptions {
    * their sources (a build's declarations import chunks of its own, which would not come along).
    */
   inline?: Record<string, string>;
+  /**
+   * Dependencies bundled into both builds, tree-shaken, although they ship modules of their own: those
+   * whose entry loads far more than this package uses, which every fresh module registry (each Jest test
+   * file, each node:test process) pays for. Their declarations still come from the installed package,
+   * so they stay dependencies.
+   */
+  bundle?: string[];
   /** Entries that are a worker thread's script: loaded by path, so built once, as ESM, without declarations. */
   workers?: string[];
   /**
@@ -92,6 +99,7 @@ export function esmOnlyDependencies(dir: string): string[] {
 /** The tsup configurations (ESM, then CommonJS) of a package. */
 export function libraryBuild(options: LibraryBuildOptions): Options[] {
   const inline = Object.keys(options.inline ?? {});
+  const bundle = options.bundle ?? [];
   const paths = Object.fromEntries(Object.entries(options.inline ?? {}).map(([name, source]) => [name, [source]]));
   const esmOnly = esmOnlyDependencies(options.dir);
   const modules = Object.fromEntries(Object.entries(options.entry).filter(([name]) => !options.workers?.includes(name)));
@@ -109,7 +117,7 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
     plugins: [asciiOutput],
   };
   return [
-    { ...common, name: 'esm', format: 'esm', noExternal: inline },
+    { ...common, name: 'esm', format: 'esm', noExternal: [...inline, ...bundle] },
     {
       ...common,
       name: 'cjs',
@@ -123,7 +131,7 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
       sourcemap: esmOnly.length === 0,
       // import.meta.url, in the CommonJS build, from the file's own path.
       shims: true,
-      noExternal: [...inline, ...esmOnly],
+      noExternal: [...inline, ...bundle, ...esmOnly],
       // Applied by esbuild's own resolution, which the bundled packages' subpaths reach.
       esbuildOptions(o) {
         o.external = [...(o.external ?? []), ...(options.cjsExternal ?? [])];

@@ -90,9 +90,9 @@ async function main() {
       run('npx', ['vitest', 'run', 'partner.vitest'], { cwd: project, env }),
     );
     const firstGreen = performance.now() - installStarted;
-    expectPassed(vitest, /Tests\s+10 passed/, 'npx vitest run partner.vitest');
+    expectPassed(vitest, /Tests\s+12 passed/, 'npx vitest run partner.vitest');
     const jest = await step('Jest (CommonJS require): npx jest partner.jest', () => run('npx', ['jest', 'partner.jest'], { cwd: project, env }));
-    expectPassed(jest, /Tests:\s+10 passed/, 'npx jest partner.jest');
+    expectPassed(jest, /Tests:\s+12 passed/, 'npx jest partner.jest');
     for (const [label, node] of [
       ['Node 22', node22],
       ['Node 24', node24],
@@ -100,7 +100,7 @@ async function main() {
       const out = await step(`node --test on ${label}: node --test partner.node-test.test.mjs`, () =>
         run(node, ['--test', 'partner.node-test.test.mjs'], { cwd: project, env }),
       );
-      expectPassed(out, /^(#|ℹ) pass 10$/m, `node --test partner.node-test.test.mjs (${label})`);
+      expectPassed(out, /^(#|ℹ) pass 12$/m, `node --test partner.node-test.test.mjs (${label})`);
     }
 
     const mock = start('npx', ['engagekit-mock', '--port', '0'], { cwd: project, env });
