@@ -15,6 +15,7 @@ const DOCUMENT = new URL('../../packages/contract/openapi.yaml', import.meta.url
 const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
 // The command users run: bin/engagekit-mock.js, which imports the bundled CLI (dist/cli.js, built by `pnpm build`).
 const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.js', import.meta.url).pathname;
+const BENCH_DIR = new URL('..', import.meta.url).pathname;
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
 async function spawnUntilHealthy(
@@ -423,4 +424,40 @@ export const mockStartup: Bench = {
   },
 };
 
-export const benches: Bench[] = [mockInProcess, mockMsw, mockPartnerSuite, mockInstanceHeap, mockHttp, mockStartup];
+/**
+ * CPU milliseconds (user + system) a fresh Node process spends in a `require` of a module, read inside
+ * it: what each Jest test file pays, as Jest gives every file a module registry of its own (node:test a
+ * process). CPU time: the wall time of the same loads spread a quarter either way here.
+ */
+function requireCpuMs(specifier: string): Promise<number> {
+  const script = `const c = process.cpuUsage(); require(${JSON.stringify(specifier)}); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000);`;
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.once('exit', (code) => (code === 0 ? ok(Number(out)) : fail(new Error(`require(${specifier}) exited ${code}`))));
+  });
+}
+
+/** The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers load. */
+export const mockLoad: Bench = {
+  id: 'mock.load.vs-msw',
+  async run() {
+    const r = await inTurns(9, { ours: () => requireCpuMs('@engagekit/mock-server/node'), peer: () => requireCpuMs('msw/node') }, { warmUp: true });
+    return row({
+      id: 'mock.load.vs-msw',
+      metric:
+        "require('@engagekit/mock-server/node') in a fresh process vs require('msw/node'): CPU ms (user + system) read inside the process, medians of 9 in turns",
+      note: `ours by turn: ${turnsNote(r.ours)}; msw/node: ${turnsNote(r.peer)}`,
+      ours: Math.round(r.ours.median),
+      peer: Math.round(r.peer.median),
+      unit: 'ms CPU',
+      better: 'lower',
+      goal: atMost(1.35),
+    });
+  },
+};
+
+export const benches: Bench[] = [mockInProcess, mockMsw, mockPartnerSuite, mockInstanceHeap, mockHttp, mockStartup, mockLoad];
