@@ -2,9 +2,9 @@
  * The one build of every published package: ESM and CommonJS from the same entries, with `.d.ts` and
  * `.d.cts` beside them. Each package's tsup.config.ts calls `libraryBuild` with its entries.
  *
- * Dependencies stay external in the ESM build. The CommonJS build bundles every dependency that ships
- * only ESM (jose, msw, ...): Jest's `require` cannot load an ES module, so a CommonJS entry that
- * required one would fail in a partner's Jest suite.
+ * Dependencies stay external in the ESM build, but for those a package names in `bundle`. The CommonJS
+ * build bundles those and every dependency that ships only ESM (jose, msw, ...): Jest's `require`
+ * cannot load an ES module, so a CommonJS entry that required one would fail in a partner's Jest suite.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
