@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { setupMockApi } from '@engagekit/mock-server/node';
@@ -16,6 +17,7 @@ const PRISM = new URL('../node_modules/.bin/prism', import.meta.url).pathname;
 // The command users run: bin/engagekit-mock.js, which imports the bundled CLI (dist/cli.js, built by `pnpm build`).
 const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.js', import.meta.url).pathname;
 const BENCH_DIR = new URL('..', import.meta.url).pathname;
+const execFileAsync = promisify(execFile);
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
 async function spawnUntilHealthy(
@@ -429,16 +431,10 @@ export const mockStartup: Bench = {
  * it: what each Jest test file pays, as Jest gives every file a module registry of its own (node:test a
  * process). CPU time: the wall time of the same loads spread a quarter either way here.
  */
-function requireCpuMs(specifier: string): Promise<number> {
+async function requireCpuMs(specifier: string): Promise<number> {
   const script = `const c = process.cpuUsage(); require(${JSON.stringify(specifier)}); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000);`;
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, ['-e', script], { cwd: BENCH_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.once('exit', (code) => (code === 0 ? ok(Number(out)) : fail(new Error(`require(${specifier}) exited ${code}`))));
-  });
+  const { stdout } = await execFileAsync(process.execPath, ['-e', script], { cwd: BENCH_DIR });
+  return Number(stdout);
 }
 
 /** The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers load. */
