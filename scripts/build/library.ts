@@ -158,8 +158,14 @@ export interface BinBuildOptions {
 }
 
 /**
- * A command as one ESM file, its dependencies bundled in, so it starts without resolving and loading
+ * A command as ESM files, its dependencies bundled in, so it starts without resolving and loading
  * hundreds of modules. Bundled CommonJS dependencies get a `require` of their own.
+ *
+ * Split: what the command imports dynamically (the mock's app, which only its memory engine loads)
+ * becomes a file of its own, whose modules run at its top level. Unsplit, esbuild wraps each of those
+ * modules in a function run on first use; V8 compiles such functions anew at every start, and Node's
+ * compile cache keeps only the code compiled with the file, its top level. Split, the cache holds them:
+ * the mock's start takes about 17 ms less here (the `mock.startup.vs-prism` row).
  */
 export function binBuild(options: BinBuildOptions): Options {
   const own = readJson(join(options.dir, 'package.json'));
@@ -172,7 +178,7 @@ export function binBuild(options: BinBuildOptions): Options {
     platform: 'node',
     target: 'node22',
     clean: false,
-    splitting: false,
+    splitting: true,
     removeNodeProtocol: false,
     plugins: [asciiOutput],
     external,
