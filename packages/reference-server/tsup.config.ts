@@ -11,7 +11,6 @@ export default defineConfig([
     entry: { index: 'src/index.ts', store: 'src/store/index.ts', 'pglite-worker': 'src/store/sql/pglite-worker.ts' },
     workers: ['pglite-worker'],
   }),
-  // PGlite loads its WebAssembly and runs dist/pglite-worker.js; pg may load pg-native; pino its
-  // transports; /docs reads Scalar's browser bundle from its package.
-  binBuild({ dir: import.meta.dirname, entry: 'src/main.ts', external: ['@electric-sql/pglite', 'pg', 'pino', '@scalar/api-reference'] }),
+  // PGlite loads its WebAssembly and runs dist/pglite-worker.js; pg may load pg-native; pino its transports.
+  binBuild({ dir: import.meta.dirname, entry: 'src/main.ts', external: ['@electric-sql/pglite', 'pg', 'pino'] }),
 ]);

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import { serve } from '@hono/node-server';
 import { createSimulatedChannel } from './campaigns/channel.ts';
@@ -20,21 +20,10 @@ import { openSqlStore } from './store/sql/open.ts';
 import { StoreConflictError } from './store/types.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
-/** Where Scalar's self-contained browser bundle lives, so /docs works offline. */
+/** Scalar's browser bundle, which the build copies beside the package's code, so /docs works offline. */
 function scalarBundlePath(): string | undefined {
-  try {
-    const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
-    let dir = dirname(entry);
-    while (dir !== dirname(dir)) {
-      try {
-        readFileSync(join(dir, 'package.json'));
-        return join(dir, 'dist', 'browser', 'standalone.js');
-      } catch {
-        dir = dirname(dir);
-      }
-    }
-  } catch {}
-  return undefined;
+  const path = fileURLToPath(new URL('docs/scalar.js', import.meta.url));
+  return existsSync(path) ? path : undefined;
 }
 
 /** The pages, which the admin surface serves. */

@@ -1,14 +1,47 @@
 import { createOpenApiDocument } from '@engagekit/contract/document';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Hono } from 'hono';
 import type { Env } from './register.ts';
 
 let document: ReturnType<typeof createOpenApiDocument> | undefined;
 
+/** Where the page loads Scalar from when the package carries no bundle of its own (a build from source). */
+const SCALAR_CDN = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference';
+
+/**
+ * Scalar's settings for the page. A self-hosted reference: none of the buttons for Scalar's hosted
+ * services (Ask AI, Generate MCP, Deploy), and no web fonts fetched from elsewhere.
+ */
+const SCALAR_SETTINGS = {
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+};
+
+/** The /docs page: Scalar's browser bundle rendering the document at /openapi.json. */
+export function docsPage(scriptSrc: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>engagekit API reference</title>
+  </head>
+  <body>
+    <div id="app"></div>
+    <script src="${scriptSrc}"></script>
+    <script>Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_SETTINGS)});</script>
+  </body>
+</html>
+`;
+}
+
 /**
  * `GET /openapi.json` (the contract's document) and `GET /docs` (an API reference rendered from it).
  * Both public. The document served names the server it was loaded from as its one server, so the
- * reference (and a generator pointed at it) calls this server.
+ * reference (and a generator pointed at it) calls this server. With `bundle` (Scalar's standalone
+ * script, which the package carries), /docs works offline; without it the page loads Scalar from its CDN.
  */
 export function docsRoutes(app: Hono<Env>, bundle: (() => string) | undefined) {
   app.get('/openapi.json', (c) => {
@@ -22,17 +55,6 @@ export function docsRoutes(app: Hono<Env>, bundle: (() => string) | undefined) {
       return c.body(js, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' });
     });
   }
-  app.get(
-    '/docs',
-    Scalar({
-      url: '/openapi.json',
-      pageTitle: 'engagekit API reference',
-      withDefaultFonts: false,
-      // A self-hosted reference: none of the buttons for Scalar's hosted services (Ask AI, Generate MCP, Deploy).
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      showDeveloperTools: 'never',
-      ...(bundle ? { cdn: '/docs/scalar.js' } : {}),
-    }),
-  );
+  const page = docsPage(bundle ? '/docs/scalar.js' : SCALAR_CDN);
+  app.get('/docs', (c) => c.html(page));
 }
