@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Makes Node >= 22 and pnpm 10 available, from the npm registry, when the ones on this machine are missing
-# or too old, and Chromium for the browser tests. Safe to run again: it does nothing when all are ready.
+# or too old. Safe to run again: it does nothing when both are ready. Chromium, which only the browser
+# tests need, is brought by `pnpm test` (scripts/ensure-chromium.sh), so `pnpm start` never waits for it.
 #
 # It installs into $ENGAGEKIT_TOOLCHAIN (default ~/.cache/engagekit/toolchain) and puts a `pnpm` launcher,
 # which runs pnpm and every script under that Node, into /usr/local/bin when writable, else ~/.local/bin.
-# The system's own `node` is left alone. Chromium comes from Debian's package when apt-get can run (as
-# root, or through sudo without a password); otherwise one line says what to install or to set
-# CHROMIUM_PATH, the line the browser tests fail with. Nothing else needs Chromium.
+# The system's own `node` is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,29 +19,8 @@ major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 node_ready() { command -v node >/dev/null 2>&1 && [ "$(major node)" -ge 22 ]; }
 pnpm_ready() { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; }
 
-# Chromium: scripts/chromium.mjs finds it (printing its path) or prints the line saying what to do.
-chromium() {
-  local node=node
-  if [ -x "$TOOLCHAIN/bin/node" ]; then node="$TOOLCHAIN/bin/node"; fi
-  if "$node" scripts/chromium.mjs >/dev/null; then
-    say "Chromium: $("$node" scripts/chromium.mjs)"
-    return
-  fi
-  local sudo=()
-  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=(sudo -n); fi
-  if [ -z "${CHROMIUM_PATH:-}" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || [ ${#sudo[@]} -gt 0 ]; }; then
-    say "installing Debian's chromium for the browser tests (apt-get)"
-    if ${sudo[@]+"${sudo[@]}"} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} apt-get install -y -qq chromium >/dev/null; then
-      say "Chromium: $("$node" scripts/chromium.mjs)"
-      return
-    fi
-  fi
-  say "$("$node" scripts/chromium.mjs)"
-}
-
 if node_ready && pnpm_ready; then
   say "ready: Node $(node --version), pnpm $(pnpm --version)"
-  chromium
   exit 0
 fi
 
@@ -87,4 +65,3 @@ case ":$PATH:" in
   *":$bindir:"*) ;;
   *) say "add $bindir to your PATH, e.g.: export PATH=\"$bindir:\$PATH\"" ;;
 esac
-chromium

@@ -6,7 +6,7 @@
  *
  * `node scripts/build/ensure-built.ts [package ...]` does the same from the command line.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,18 +73,35 @@ export function isFresh(name: PackageName): boolean {
   return Math.max(...inputs.map(newestMtime)) <= oldestMtime(dist);
 }
 
-/** `pnpm build` of one package, its output shown only when it fails. */
-export function build(name: PackageName): void {
+/** While a build runs, how often `ensureBuilt({ progress })` says it still does. */
+const HEARTBEAT_MS = 5_000;
+
+/**
+ * `pnpm build` of one package, its output shown only when it fails. With `progress`, a line when it
+ * starts, one every few seconds while it runs, and one when it is done, so a first `pnpm start` is never
+ * silent for long.
+ */
+export async function build(name: PackageName, progress = false): Promise<void> {
+  const say = (line: string) => progress && console.log(`engagekit: ${line}`);
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  say(`building @engagekit/${name} (packages/${name}) ...`);
+  const heartbeat = setInterval(() => say(`  still building @engagekit/${name} (${elapsed()})`), HEARTBEAT_MS);
   try {
-    execFileSync('pnpm', ['run', 'build'], { cwd: packageDir(name), stdio: 'pipe', encoding: 'utf8' });
-  } catch (e) {
-    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
-    throw new Error(`Building @engagekit/${name} failed (pnpm run build in packages/${name}):\n${stdout}${stderr}`);
+    await new Promise<void>((resolve, reject) => {
+      execFile('pnpm', ['run', 'build'], { cwd: packageDir(name), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (e, stdout, stderr) => {
+        if (e) reject(new Error(`Building @engagekit/${name} failed (pnpm run build in packages/${name}):\n${stdout}${stderr}`));
+        else resolve();
+      });
+    });
+  } finally {
+    clearInterval(heartbeat);
   }
+  say(`  built @engagekit/${name} in ${elapsed()}`);
 }
 
-/** Builds the stale ones of `names` (default: all) and of the packages they are built from. */
-export async function ensureBuilt(names: readonly PackageName[] = PACKAGES): Promise<void> {
+/** Builds the stale ones of `names` (default: all) and of the packages they are built from; `progress` says so as it goes. */
+export async function ensureBuilt(names: readonly PackageName[] = PACKAGES, { progress = false } = {}): Promise<void> {
   const lock = join(ROOT, 'node_modules', '.engagekit-build.lock');
   for (let waited = 0; ; waited += 200) {
     try {
@@ -101,7 +118,7 @@ export async function ensureBuilt(names: readonly PackageName[] = PACKAGES): Pro
     const wanted = new Set(names.flatMap((n) => [n, ...BUILT_FROM[n]]));
     // PACKAGES lists each package after the ones it is built from.
     for (const name of PACKAGES.filter((n) => wanted.has(n))) {
-      if (!isFresh(name)) build(name);
+      if (!isFresh(name)) await build(name, progress);
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
@@ -116,5 +133,5 @@ export default async function setup(): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const asked = process.argv.slice(2) as PackageName[];
   for (const name of asked) if (!PACKAGES.includes(name)) throw new Error(`Unknown package ${name}: one of ${PACKAGES.join(', ')}`);
-  await ensureBuilt(asked.length ? asked : PACKAGES);
+  await ensureBuilt(asked.length ? asked : PACKAGES, { progress: true });
 }

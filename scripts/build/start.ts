@@ -15,7 +15,7 @@ if (!PACKAGES.includes(name)) {
   console.error(`usage: node scripts/build/start.ts <${PACKAGES.join('|')}> [arguments]`);
   process.exit(2);
 }
-await ensureBuilt([name]);
+await ensureBuilt([name], { progress: true });
 // The command reads its own arguments from process.argv.slice(2).
 process.argv.splice(2, 1);
 // pnpm passes a `--` that separated its own flags from the command's.
