@@ -2,7 +2,7 @@
  * The engagekit quickstart: what an integrator writes first with @engagekit/sdk.
  *
  *   ENGAGEKIT_BASE_URL=http://127.0.0.1:3000 ENGAGEKIT_TOKEN=<company token> ENGAGEKIT_UUID=<company uuid> \
- *     node examples/quickstart/index.ts
+ *     pnpm --filter @engagekit/example-quickstart start
  *
  * It creates a campaign, shows a typed error, adds and updates an order, then pages through the
  * company's campaigns and customers. See README.md beside it.

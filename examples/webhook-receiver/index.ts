@@ -1,6 +1,6 @@
 /**
- * Run it: `ENGAGEKIT_WEBHOOK_SECRET=whsec_... PORT=8080 node examples/webhook-receiver/index.ts`,
- * then register `http://<this host>:8080/` as a webhook endpoint.
+ * Run it: `ENGAGEKIT_WEBHOOK_SECRET=whsec_... PORT=8080 pnpm --filter @engagekit/example-webhook-receiver start`
+ * from the repository root, then register `http://<this host>:8080/` as a webhook endpoint.
  */
 import { startWebhookReceiver } from './receiver.ts';
 
@@ -19,3 +19,11 @@ const receiver = await startWebhookReceiver({
   },
 });
 console.log(`webhook receiver listening on ${receiver.url}`);
+
+// Ctrl-C or a supervisor's SIGTERM: stop taking deliveries, let those under way finish, exit 0.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await receiver.close();
+    process.exit(0);
+  });
+}

@@ -1,6 +1,7 @@
 /**
- * Runs the quickstart as an integrator would (`node examples/quickstart/index.ts`, a child process)
- * against the real reference server, on the demo company with a token from the admin API.
+ * Runs the quickstart with the command its README gives (`pnpm --filter @engagekit/example-quickstart
+ * start`, from the repository root, a child process) against the real reference server, on the demo
+ * company with a token from the admin API.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +15,9 @@ const DEMO_UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';
 function runQuickstart(env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
-      process.execPath,
-      ['examples/quickstart/index.ts'],
-      { cwd: REPO, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 },
+      'pnpm',
+      ['--filter', '@engagekit/example-quickstart', 'start'],
+      { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000 },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
     );
   });
