@@ -229,8 +229,12 @@ describe('engagekit-mock (memory engine)', () => {
     const proc = await started(['--data', file]);
     const customers = async () => (await json<{ customers: { phoneNumber: string }[] }>(await fetch(`${proc.url}/__mock/state`))).data.customers;
     expect((await customers()).map((c) => c.phoneNumber)).toEqual(['+14155550100']);
+    const journal = async () => (await json<unknown[]>(await fetch(`${proc.url}/__mock/requests`))).data;
+    // The journal holds what the code under test sent, never the loading of the data.
+    expect(await journal()).toEqual([]);
     await post(`${proc.url}/__mock/reset`, {});
     expect(await customers()).toHaveLength(1);
+    expect(await journal()).toEqual([]);
   });
 
   it('refuses a --data file that cannot load with exit code 2, naming the file, the place in it and the problem', async () => {

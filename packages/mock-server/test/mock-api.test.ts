@@ -210,9 +210,14 @@ describe('sample data', () => {
     expect(first.campaigns.map((c) => c.name)).toEqual(['welcome-wave']);
     expect(first.templates).toHaveLength(1);
     await client(mock)('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'EXTRA'));
+    // The journal holds what the code under test sent, never the loading of the data.
+    expect(mock.requests().map((r) => r.operationId)).toEqual(['addOrder']);
     await mock.reset();
     const again = await mock.state();
     expect(again.orders.map((o) => o.id)).toEqual(first.orders.map((o) => o.id));
+    expect(mock.requests()).toEqual([]);
+    await client(mock)('POST', '/api/order/addOrder', orderBody(mock.company.company_id, 'AFTER'));
+    expect(mock.requests().map((r) => r.operationId)).toEqual(['addOrder']);
   });
 
   it('makes the first call wait until the data is in', async () => {
