@@ -2,7 +2,8 @@
  * The SDK's runtime matrix, part of `pnpm test:packaging`: the same integrator's script
  * (fixtures/sdk-runtime-checks.mjs) runs against a reference server started from the installed
  * tarball's bin, on Node 22 and 24, Bun, Deno, workerd through two miniflare releases, and Chromium,
- * each with the SDK as the packed tarball installs it. Each runtime is a step of its own, with a company
+ * each with the SDK as the packed tarball installs it. Under Bun and Deno, also a partner's test on the
+ * in-process mock through `mock.fetch`, where `listen()` must refuse with an error naming it. Each runtime is a step of its own, with a company
  * of its own, and a failure names the runtime and the command.
  */
 import { readFileSync } from 'node:fs';
@@ -90,6 +91,21 @@ export async function runtimeMatrix(o: RuntimeMatrixOptions): Promise<string[]> 
       const company = await newCompany(api, runtime);
       const out = await named(runtime, run(command, [...args, JSON.stringify(company)], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS }));
       ran.push(`${runtime}: ${expectChecks(runtime, line, lastJsonLine(runtime, line, out.stdout), agent)}`);
+    });
+  }
+
+  // The in-process mock where partners' suites may run under Bun or Deno: `mock.fetch` works, `listen()` refuses clearly.
+  for (const { runtime, command, args } of [
+    { runtime: `Bun ${installedVersion(project, 'bun')}`, command: bin('bun'), args: ['mock-runtime.mjs'] },
+    { runtime: `Deno ${installedVersion(project, 'deno')}`, command: bin('deno'), args: ['run', '--allow-all', '--no-lock', 'mock-runtime.mjs'] },
+  ]) {
+    const line = [command, ...args].join(' ');
+    await step(`runtime matrix, ${runtime}: the mock through mock.fetch, and listen() refused: ${line}`, async () => {
+      const out = await named(runtime, run(command, args, { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS }));
+      const seen = lastJsonLine(runtime, line, out.stdout);
+      const expected = { names: ['first', 'second'], journal: 4, listen: 'MockListenError: names mock.fetch' };
+      if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new StepError(`${runtime}: \`${line}\` saw ${JSON.stringify(seen)}, not ${JSON.stringify(expected)}`);
+      ran.push(`${runtime}: the mock through mock.fetch; listen() refused with MockListenError`);
     });
   }
 

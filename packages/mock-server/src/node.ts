@@ -4,10 +4,12 @@
  */
 import type { HttpHandler, UnhandledFrameHandle } from 'msw';
 import { setupServer } from 'msw/node';
+import { MockListenError, runtimeWithoutInterception } from './internal/interception.ts';
 import { createMockHandlers, webhookPassthroughHandler } from './internal/msw-handlers.ts';
 import { createMockApi, type MockApi, type MockApiOptions } from './mock-api.ts';
 
 export * from './index.ts';
+export { MockListenError } from './internal/interception.ts';
 
 /** Options of `listen()`. */
 export interface ListenOptions {
@@ -19,7 +21,9 @@ export interface ListenOptions {
 export interface SetupMockApi extends MockApi {
   /**
    * Intercepts every request to `baseUrl` and `orderBaseUrl` made through the global fetch (or any
-   * client MSW intercepts) and hands it to the mock. Idempotent.
+   * client MSW intercepts) and hands it to the mock. Idempotent. Node only: under Bun or Deno, where
+   * MSW would let the requests through to the network, it throws a `MockListenError` naming
+   * `mock.fetch`, which works everywhere.
    */
   listen(options?: ListenOptions): void;
   /** Stops intercepting, stops the webhook dispatcher, drops the state. */
@@ -48,6 +52,8 @@ export function setupMockApi(options: MockApiOptions = {}): SetupMockApi {
     handlers,
     listen(listenOptions: ListenOptions = {}) {
       if (server) return;
+      const runtime = runtimeWithoutInterception();
+      if (runtime) throw new MockListenError(runtime, mock.baseUrl);
       server = setupServer(...handlers, webhookPassthroughHandler());
       server.listen({ onUnhandledFrame: listenOptions.onUnhandledFrame ?? 'warn' });
     },
