@@ -104,7 +104,8 @@ export async function runtimeMatrix(o: RuntimeMatrixOptions): Promise<string[]> 
       const out = await named(runtime, run(command, args, { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS }));
       const seen = lastJsonLine(runtime, line, out.stdout);
       const expected = { names: ['first', 'second'], journal: 4, listen: 'MockListenError: names mock.fetch' };
-      if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new StepError(`${runtime}: \`${line}\` saw ${JSON.stringify(seen)}, not ${JSON.stringify(expected)}`);
+      if (JSON.stringify(seen) !== JSON.stringify(expected))
+        throw new StepError(`${runtime}: \`${line}\` saw ${JSON.stringify(seen)}, not ${JSON.stringify(expected)}`);
       ran.push(`${runtime}: the mock through mock.fetch; listen() refused with MockListenError`);
     });
   }
