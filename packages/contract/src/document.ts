@@ -6,11 +6,10 @@ import type { HttpMethod, OperationSpec } from './operation.ts';
 import { type OperationId, operations } from './operations.ts';
 import { WebhookEvent } from './resources/webhook.ts';
 import { errorStatusesOf } from './statuses.ts';
+import { apiVersion } from './version.ts';
 
 export { codeSample, sdkCalls } from './code-samples.ts';
-
-/** The version the document states; bumped with the contract package. */
-export const apiVersion = '0.1.0';
+export { apiVersion } from './version.ts';
 
 const RequestIdHeader = z
   .string()
@@ -205,7 +204,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
       version: apiVersion,
       summary: 'WhatsApp templates and broadcast campaigns, orders and order webhooks.',
       description:
-        'The agency API syncs a company, submits WhatsApp templates, creates and reads broadcast campaigns, lists customers and reads the campaign report. The order API adds and updates orders; order events go out by signed webhook. The admin API manages companies, tokens and webhook endpoints.\n\nEvery JSON answer is an envelope: `{ success: true, message, data }` on success, `{ success: false, message, code, issues?, requestId }` on error.',
+        'The agency API syncs a company, submits WhatsApp templates, creates and reads broadcast campaigns, lists customers and reads the campaign report. The order API adds and updates orders; order events go out by signed webhook. The admin API manages companies, tokens and webhook endpoints.\n\nEvery JSON answer is an envelope: `{ success: true, message, data }` on success, `{ success: false, message, code, issues?, requestId }` on error.\n\n`info.version` is the version of the API. A server states its own version, and the API version it serves, at `/api/v2/health` (`version`, `api_version`).',
       contact: { name: 'engagekit maintainers' },
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -64,7 +64,21 @@ export const errorCodes = {
   503: 'unavailable',
 } as const;
 export type ErrorStatus = keyof typeof errorCodes;
-export type ErrorCode = (typeof errorCodes)[ErrorStatus];
+
+/** Codes that say more than their status's own code, each with the status it comes with. */
+export const specificErrorCodes = {
+  idempotency_key_reused: { status: 400, description: 'the Idempotency-Key was used before with another request' },
+  idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running' },
+} as const satisfies Record<string, { status: ErrorStatus; description: string }>;
+
+/** Every error code the API answers with. */
+export type ErrorCode = (typeof errorCodes)[ErrorStatus] | keyof typeof specificErrorCodes;
+
+/** The codes as the document lists them: each status's own, then the specific ones with their status. */
+const documentedCodes = [
+  ...Object.values(errorCodes).map((code) => `\`${code}\``),
+  ...Object.entries(specificErrorCodes).map(([code, { status, description }]) => `\`${code}\` (${status}: ${description})`),
+].join(', ');
 
 export const Issue = z
   .object({
@@ -83,7 +97,7 @@ export const ErrorResponse = z
     success: z.literal(false),
     message: z.string().meta({ description: 'What went wrong, for a person.', example: 'Invalid request: phoneNumber must be an E.164 phone number' }),
     code: z.string().meta({
-      description: `Machine-readable error code: ${Object.values(errorCodes).join(', ')}. More may follow.`,
+      description: `Machine-readable error code: ${documentedCodes}. More may follow; treat an unknown code like its status.`,
       example: 'validation_error',
     }),
     issues: z.array(Issue).optional().meta({ description: 'Every offending field, on 400.' }),

@@ -15,3 +15,4 @@ export * from './resources/sync.ts';
 export * from './resources/template.ts';
 export * from './resources/webhook.ts';
 export * from './statuses.ts';
+export * from './version.ts';

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { apiVersion } from '@engagekit/contract';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
@@ -44,5 +45,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 // gets a drain and exit code 0.
 for (const line of server.notices) console.log(line);
 console.log(
-  `engagekit reference server ${version} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`,
+  `engagekit reference server ${version}, API ${apiVersion} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${resolve(config.DATA_DIR)}`}) listening on ${server.url}`,
 );

@@ -69,6 +69,8 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         const doc = await call('GET', '/openapi.json');
         expect(doc.status).toBe(200);
         expect(doc.json.openapi).toBe('3.1.0');
+        // Health says which API version it serves: the document's, beside the server's own version.
+        expect(h.json.data).toMatchObject({ api_version: (doc.json.info as { version: string }).version, version: expect.any(String) });
       });
 
       it('returns a request id in the header and in error bodies, and keeps a sane one the client sent', async () => {

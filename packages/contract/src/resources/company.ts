@@ -71,7 +71,10 @@ export const Health = z
   .object({
     status: z.enum(['ok', 'degraded']).meta({ id: 'HealthStatus', description: 'Whether the server is fully up.', example: 'ok' }),
     database: z.enum(['ok', 'unavailable']).meta({ id: 'DatabaseStatus', description: 'Whether the database answers.', example: 'ok' }),
-    version: z.string().meta({ example: '0.1.0' }),
+    version: z.string().meta({ description: "The server's own version (its package's), which changes with every release of the server.", example: '1.4.0' }),
+    api_version: z
+      .string()
+      .meta({ description: 'The version of the API it serves: `info.version` of the OpenAPI document at `/openapi.json`.', example: '0.1.0' }),
     uptime_s: z.number().min(0).meta({ example: 12.5 }),
   })
   .meta({ id: 'Health' });

@@ -1,3 +1,4 @@
+import { apiVersion } from '@engagekit/contract';
 import { importCustomers } from '../domain/customers.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination } from '../http/present.ts';
@@ -19,7 +20,7 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
       body: {
         success: true,
         message: 'OK',
-        data: { status: 'ok', database, version: ctx.config.version ?? '0.0.0', uptime_s: Math.round(performance.now()) / 1000 },
+        data: { status: 'ok', database, version: ctx.config.version ?? '0.0.0', api_version: apiVersion, uptime_s: Math.round(performance.now()) / 1000 },
       },
     };
   },

@@ -1026,7 +1026,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: validation_error, unauthorized, forbidden, not_found, method_not_allowed, conflict, payload_too_large, unsupported_media_type, rate_limited, internal_error, unavailable. More may follow.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -1482,8 +1482,16 @@ export interface components {
         Health: {
             status: components["schemas"]["HealthStatus"];
             database: components["schemas"]["DatabaseStatus"];
-            /** @example 0.1.0 */
+            /**
+             * @description The server's own version (its package's), which changes with every release of the server.
+             * @example 1.4.0
+             */
             version: string;
+            /**
+             * @description The version of the API it serves: `info.version` of the OpenAPI document at `/openapi.json`.
+             * @example 0.1.0
+             */
+            api_version: string;
             /** @example 12.5 */
             uptime_s: number;
         };
