@@ -4,8 +4,9 @@
  * project of its own, beside its peer (msw@3 alone for the mock) in the same run. The packaging test
  * holds them to their limits; `pnpm bench` reports them as rows (`install.*`).
  */
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type PackageName, packageDir } from '../build/ensure-built.ts';
 import { run } from './commands.ts';
 
 /** What one install brought. */
@@ -59,3 +60,59 @@ export async function measureInstall(dir: string, install: InstallCase, env: Nod
 
 /** Megabytes, as the limits are written (10^6 bytes). */
 export const megabytes = (bytes: number) => bytes / 1e6;
+
+/** The peer of the mock's install: MSW alone, which a partner would otherwise add to a test suite. */
+export const MSW_PEER = 'msw@3';
+
+/** What each install may weigh, held by the packaging test and reported by `pnpm bench` (rows `install.*`). */
+export const INSTALL_LIMITS = {
+  /** `npm install @engagekit/sdk` in an app. */
+  sdk: { maxPackages: 5, maxBytes: 2e6 },
+  /** `npm install -D @engagekit/mock-server @engagekit/sdk` in a test suite: against `msw@3` alone in the same run. */
+  mockAndSdk: { maxPackages: 65, maxBytesVsMsw: 1.8, maxSecondsVsMsw: 1.5 },
+  /** `npm install @engagekit/reference-server` for a deployment. */
+  server: { maxPackages: 100, maxBytes: 100e6 },
+} as const;
+
+/** `@engagekit/*` packages `name` depends on at run time, itself first, each once. */
+export function withOwnDependencies(name: PackageName): PackageName[] {
+  const found: PackageName[] = [];
+  const visit = (n: PackageName) => {
+    if (found.includes(n)) return;
+    found.push(n);
+    const pkg = JSON.parse(readFileSync(join(packageDir(n), 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dep of Object.keys(pkg.dependencies ?? {})) if (dep.startsWith('@engagekit/')) visit(dep.slice('@engagekit/'.length) as PackageName);
+  };
+  visit(name);
+  return found;
+}
+
+/**
+ * The installs a user makes, from the tarballs. What our packages depend on of ours comes from its
+ * tarball too (npm would fetch it from the registry), so it is weighed as a user gets it.
+ */
+export function userInstalls(tarballs: Record<PackageName, string>): { sdk: InstallCase; msw: InstallCase; mockAndSdk: InstallCase; server: InstallCase } {
+  const specs = (...names: PackageName[]) => [...new Set(names.flatMap(withOwnDependencies))].map((n) => tarballs[n]);
+  return {
+    sdk: { id: 'install.sdk', specs: specs('sdk') },
+    msw: { id: 'install.msw', specs: [MSW_PEER], dev: true },
+    mockAndSdk: { id: 'install.mock+sdk', specs: specs('mock-server', 'sdk'), dev: true },
+    server: { id: 'install.server', specs: specs('reference-server') },
+  };
+}
+
+/** What is over its limit in the weighed installs (deterministic figures only: packages and bytes); empty when all hold. */
+export function overLimits(w: { sdk: InstallWeight; msw: InstallWeight; mockAndSdk: InstallWeight; server: InstallWeight }): string[] {
+  const over: string[] = [];
+  const mb = (bytes: number) => `${megabytes(bytes).toFixed(1)} MB`;
+  const { sdk, mockAndSdk, server } = INSTALL_LIMITS;
+  if (w.sdk.packages > sdk.maxPackages) over.push(`install.sdk: ${w.sdk.packages} packages, more than ${sdk.maxPackages}`);
+  if (w.sdk.bytes > sdk.maxBytes) over.push(`install.sdk: ${mb(w.sdk.bytes)}, more than ${mb(sdk.maxBytes)}`);
+  if (w.mockAndSdk.packages > mockAndSdk.maxPackages) over.push(`install.mock+sdk: ${w.mockAndSdk.packages} packages, more than ${mockAndSdk.maxPackages}`);
+  const ratio = w.mockAndSdk.bytes / w.msw.bytes;
+  if (ratio > mockAndSdk.maxBytesVsMsw)
+    over.push(`install.mock+sdk: ${mb(w.mockAndSdk.bytes)}, ${ratio.toFixed(2)}x ${MSW_PEER}'s ${mb(w.msw.bytes)}, more than ${mockAndSdk.maxBytesVsMsw}x`);
+  if (w.server.packages > server.maxPackages) over.push(`install.server: ${w.server.packages} packages, more than ${server.maxPackages}`);
+  if (w.server.bytes > server.maxBytes) over.push(`install.server: ${mb(w.server.bytes)}, more than ${mb(server.maxBytes)}`);
+  return over;
+}

@@ -13,7 +13,9 @@
  * 6. with DATABASE_URL set, `engagekit-server` on a new PostgreSQL database of its own;
  * 7. the SDK's runtime matrix (runtime-matrix.ts): one integrator's script against `engagekit-server`
  *    on Node 22 and 24, Bun, Deno, workerd through the stable and the newest miniflare, and Chromium;
- * 8. the contract and the SDK on Node 20, the oldest Node they claim.
+ * 8. the contract and the SDK on Node 20, the oldest Node they claim;
+ * 9. what users download: the SDK, the mock with the SDK (beside msw@3 alone), and the server, each
+ *    installed into a fresh project and held to its limits (install-weight.ts).
  *
  * A failure names the command that failed, with its output. Prints how long each step took, the
  * packages' unpacked sizes, the time from `npm install` to the first green suite, and the time
@@ -28,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
 import { type Run, run, type Started, StepError, start, tail } from './commands.ts';
+import { MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
 import { checksInChromium, runtimeMatrix } from './runtime-matrix.ts';
@@ -85,6 +88,22 @@ async function main() {
       run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((p) => tarballs[p]), ...TOOLS], { cwd: project, env }),
     );
     checkInstalledFromTarballs(project);
+
+    const installs = userInstalls(tarballs);
+    const weights = await step(
+      `install weight: npm install of the sdk, the mock with the sdk, the server, each into a fresh project, beside ${MSW_PEER} alone`,
+      async () => {
+        const w = {
+          sdk: await measureInstall(work, installs.sdk, env),
+          msw: await measureInstall(work, installs.msw, env),
+          mockAndSdk: await measureInstall(work, installs.mockAndSdk, env),
+          server: await measureInstall(work, installs.server, env),
+        };
+        const over = overLimits(w);
+        if (over.length > 0) throw new StepError(`What users download grew past its limits:\n${over.join('\n')}`);
+        return w;
+      },
+    );
 
     const vitest = await step('Vitest (ESM), MSW listen() and mock.fetch: npx vitest run partner.vitest', () =>
       run('npx', ['vitest', 'run', 'partner.vitest'], { cwd: project, env }),
@@ -167,6 +186,11 @@ async function main() {
     console.log(`  npm install to the first green suite (Vitest): ${seconds(firstGreen)}`);
     console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
     for (const name of PACKAGES) console.log(`  @engagekit/${name}: ${await unpackedSize(name, env)}`);
+    console.log('  what users download (fresh project, npm install; packages, node_modules, install time):');
+    for (const [key, w] of Object.entries(weights)) {
+      const line = `${installs[key as keyof typeof installs].id}: ${w.packages} packages, ${megabytes(w.bytes).toFixed(1)} MB, ${w.seconds.toFixed(1)} s`;
+      console.log(`    ${key === 'msw' ? `${line} (the peer, ${MSW_PEER} alone)` : line}`);
+    }
     console.log("  the SDK's runtime matrix, against engagekit-server:");
     for (const line of matrix) console.log(`    ${line}`);
   } finally {
