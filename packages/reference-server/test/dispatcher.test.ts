@@ -141,18 +141,25 @@ for (const [kind, via] of [
     });
 
     it('records a timeout and a refused connection as attempts with an error', async () => {
-      const receiver = await startReceiver(() => ({ status: 200, delayMs: 1000 }));
-      cleanups.push(receiver.close);
+      // The receiver answers only when the test is over: the attempt's own timeout is what ends it,
+      // however slowly a loaded machine runs the rest.
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      const receiver = await startReceiver(() => ({ status: 200, after: held }));
+      cleanups.push(receiver.close, async () => release());
       const { addOrder, deliveries } = await setup(await makeStore(), { url: receiver.url }, { attemptTimeoutMs: 100, retrySchedule: [0] });
       await addOrder('ORD-1');
-      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'failed');
+      // A bound on a loaded machine's pace, not on the dispatcher's: only a hang takes this long.
+      const [d] = await until(deliveries, (ds) => ds[0]?.status === 'failed', 25_000);
       expect(d?.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 0.1 s' });
 
       const closed = await setup(await makeStore(), { url: 'http://127.0.0.1:9/hooks' }, { retrySchedule: [0] });
       await closed.addOrder('ORD-2');
-      const [c] = await until(closed.deliveries, (ds) => ds[0]?.status === 'failed');
+      const [c] = await until(closed.deliveries, (ds) => ds[0]?.status === 'failed', 25_000);
       expect(c?.attempts[0]?.error).toMatch(/^connection failed/);
-    });
+    }, 60_000);
 
     it('honours Retry-After when the receiver asks for longer than the schedule', async () => {
       const receiver = await startReceiver(() => ({ status: 429, headers: { 'retry-after': '120' } }));
