@@ -1,24 +1,24 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { binBuild, libraryBuild } from '../../scripts/build/library.ts';
 
+const pkg = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+
 /**
  * The runtime-neutral core (main entry), the Node entry (`setupMockApi`), the browser entry
- * (`setupMockWorker`) and the `engagekit-mock` command. The reference server's app is built into the
- * mock rather than depended on: the mock needs its app and memory store, not its database drivers.
+ * (`setupMockWorker`) and the `engagekit-mock` command. The API itself is `@engagekit/runtime`, a
+ * dependency: none of it is copied in.
  */
 export default defineConfig([
   ...libraryBuild({
     dir: import.meta.dirname,
     entry: { index: 'src/index.ts', node: 'src/node.ts', browser: 'src/browser.ts' },
-    inline: { '@engagekit/reference-server': '../reference-server/src/index.ts' },
-    // zod's entry loads its 64 locales and the contract's all of zod: bundled, only the parts the mock
-    // uses load. A Jest test file that loads the Node entry pays about a third less for it (the
-    // `mock.load.vs-msw` row).
-    bundle: ['zod', '@engagekit/contract'],
-    // The browser entry runs in a bundler, which loads msw's ESM itself.
-    cjsExternal: ['msw/browser'],
+    // The browser entry runs in a bundler, which loads ES modules: it has no CommonJS build.
+    esmOnly: ['browser'],
     // msw's interceptors read their HTTP parser's WebAssembly beside their module: beside node.cjs, once bundled.
     cjsAssets: [{ via: ['msw', '@mswjs/interceptors'], file: 'lib/node/llhttp/llhttp.wasm', to: 'llhttp/llhttp.wasm' }],
   }),
-  binBuild({ dir: import.meta.dirname, entry: 'src/cli.ts' }),
+  // The command loads its dependencies from node_modules, as the entries do: a bundled copy of zod or
+  // hono beside the runtime's own would be two copies in one process.
+  binBuild({ dir: import.meta.dirname, entry: 'src/cli.ts', external: Object.keys(pkg.dependencies) }),
 ]);

@@ -15,15 +15,16 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The published packages, each after the ones it is built from (BUILT_FROM). */
-export const PACKAGES = ['contract', 'sdk', 'reference-server', 'mock-server'] as const;
+export const PACKAGES = ['contract', 'sdk', 'runtime', 'reference-server', 'mock-server'] as const;
 export type PackageName = (typeof PACKAGES)[number];
 
 /** The packages a package is built from (whose builds must be fresh first). */
 const BUILT_FROM: Record<PackageName, PackageName[]> = {
   contract: [],
   sdk: ['contract'],
-  'reference-server': ['contract'],
-  'mock-server': ['contract', 'reference-server'],
+  runtime: ['contract'],
+  'reference-server': ['contract', 'runtime'],
+  'mock-server': ['contract', 'runtime'],
 };
 
 /** packages/<name> */

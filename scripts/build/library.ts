@@ -35,10 +35,10 @@ export interface LibraryBuildOptions {
   /** Entries that are a worker thread's script: loaded by path, so built once, as ESM, without declarations. */
   workers?: string[];
   /**
-   * Left external in the CommonJS build although their package is bundled there: subpaths only a
-   * bundler resolves (a browser entry), which load ESM anyway.
+   * Entries built as ES modules only: a browser entry, which bundlers load as ESM. Its package.json
+   * export has no `require` condition.
    */
-  cjsExternal?: string[];
+  esmOnly?: string[];
   /**
    * Files a dependency bundled into the CommonJS build reads beside its own module at run time, copied
    * to the same place beside the bundle: `via` is the chain of packages that leads to it from this one.
@@ -103,12 +103,15 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
   const paths = Object.fromEntries(Object.entries(options.inline ?? {}).map(([name, source]) => [name, [source]]));
   const esmOnly = esmOnlyDependencies(options.dir);
   const modules = Object.fromEntries(Object.entries(options.entry).filter(([name]) => !options.workers?.includes(name)));
+  const cjsModules = Object.fromEntries(Object.entries(modules).filter(([name]) => !options.esmOnly?.includes(name)));
   const common: Options = {
     entry: options.entry,
     outDir: 'dist',
     platform: options.platform ?? 'node',
     target: options.platform === 'neutral' ? 'es2022' : 'node22',
-    sourcemap: true,
+    // No maps: the JavaScript is not minified, so a stack trace already points at readable code, and
+    // maps were a quarter of what the packages added to a user's install (the `install.*` rows).
+    sourcemap: false,
     // The build script empties dist first: the two formats build side by side.
     clean: false,
     splitting: true,
@@ -122,20 +125,15 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
       ...common,
       name: 'cjs',
       format: 'cjs',
-      entry: modules,
+      entry: cjsModules,
+      dts: { ...(common.dts as object), entry: cjsModules },
       // tsup splits CommonJS by running its ESM chunks through sucrase, which breaks some compiled
       // dependency code (jose's errors: `super(m), this.name = ...` becomes a syntax error). So an
       // entry that bundles dependencies is built whole; its classes are then its own.
       splitting: esmOnly.length === 0,
-      // Maps of bundled dependencies would be most of the package's size; the ESM build maps this package's own code.
-      sourcemap: esmOnly.length === 0,
       // import.meta.url, in the CommonJS build, from the file's own path.
       shims: true,
       noExternal: [...inline, ...bundle, ...esmOnly],
-      // Applied by esbuild's own resolution, which the bundled packages' subpaths reach.
-      esbuildOptions(o) {
-        o.external = [...(o.external ?? []), ...(options.cjsExternal ?? [])];
-      },
       async onSuccess() {
         for (const asset of options.cjsAssets ?? []) {
           const to = join(options.dir, 'dist', asset.to);

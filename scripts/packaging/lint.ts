@@ -24,7 +24,11 @@ const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
   'mock-server': ['./fixtures.schema.json', './control-openapi.json'],
 };
 
-/** Entry points for browsers only, which Node cannot load (msw/browser is not for Node); a browser test loads them. */
+/**
+ * Entry points for browsers only, which Node cannot load (msw/browser is not for Node) and which ship
+ * as ES modules only, for bundlers: arethetypeswrong and the Node loading check leave them out; a
+ * browser test loads them.
+ */
 const BROWSER_ONLY: Partial<Record<PackageName, string[]>> = { 'mock-server': ['./browser'] };
 
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
@@ -144,7 +148,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const name of PACKAGES) {
       console.log(`@engagekit/${name}`);
       run('publint --strict', bin('publint'), ['--strict'], packageDir(name));
-      const exclude = NOT_JAVASCRIPT[name] ?? [];
+      const exclude = [...(NOT_JAVASCRIPT[name] ?? []), ...(BROWSER_ONLY[name] ?? [])];
       run('attw', bin('attw'), [tarballs[name], ...(exclude.length ? ['--exclude-entrypoints', ...exclude] : [])], packageDir(name));
       for (const [label, problems] of [
         ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],

@@ -3,7 +3,7 @@
  * global fetch, on the same mock. Run: `pnpm --filter @engagekit/mock-server bench`. Numbers only: no
  * assertion, since this machine is shared and noisy.
  */
-import { createApp, createMemoryStore } from '@engagekit/reference-server';
+import { createApp, createMemoryStore } from '@engagekit/runtime';
 import { sha256Hex } from '../src/internal/token.ts';
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_JWT_SECRET, setupMockApi } from '../src/node.ts';
 

@@ -26,7 +26,7 @@ import {
   type SeededIds,
   type Store,
   silentLogger,
-} from '@engagekit/reference-server';
+} from '@engagekit/runtime';
 import { appRequest } from './internal/app-request.ts';
 import { type ChannelState, createMockChannel, type MessageOutcome, type MockChannel, type MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';

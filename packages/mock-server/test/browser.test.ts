@@ -63,8 +63,8 @@ afterAll(async () => {
 describe('setupMockWorker in Chromium', () => {
   it('bundles for the browser without Node built-ins', () => {
     expect(inputs.filter((i) => i.startsWith('node:') || /(^|\/)(pino|pg|@electric-sql|@hono\/node-server)\//.test(i))).toEqual([]);
-    // The reference app, as its package builds it.
-    expect(inputs.some((i) => i.includes('reference-server/dist/index.js'))).toBe(true);
+    // The API itself, from the runtime package's build: a dependency, not a copy.
+    expect(inputs.some((i) => i.includes('runtime/dist/index.js'))).toBe(true);
   });
 
   it('answers the page’s own fetch calls to the mock’s base URL through the service worker', async () => {

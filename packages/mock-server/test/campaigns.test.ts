@@ -3,7 +3,7 @@
  * (`mock.clock.advance()`), its channel outcomes, and its API for customers, campaigns and the report.
  * The same scenarios run on the reference runtime on every store, so the two cannot drift apart.
  */
-import { type CampaignWorld, describeCampaignScenarios } from '../../reference-server/src/domain/campaign-scenarios.ts';
+import { type CampaignWorld, describeCampaignScenarios } from '../../runtime/test/campaign-scenarios.ts';
 import { setupMockApi } from '../src/node.ts';
 
 describeCampaignScenarios('campaign scenarios on the mock', async (start, timeZone): Promise<CampaignWorld> => {

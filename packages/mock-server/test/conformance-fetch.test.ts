@@ -1,6 +1,6 @@
 /** The reference server's API conformance suite, unchanged, through `mock.fetch` (no interception). */
 import { afterAll } from 'vitest';
-import { describeApiConformance } from '../../reference-server/test/api-conformance.ts';
+import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { setupMockApi } from '../src/node.ts';
 
 const ADMIN_TOKEN = 'conformance-admin-token-0123';

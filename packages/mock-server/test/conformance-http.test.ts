@@ -1,6 +1,6 @@
 /** The reference server's API conformance suite, unchanged, against the HTTP mock (`engagekit-mock`, a spawned process). */
 import { afterAll } from 'vitest';
-import { describeApiConformance } from '../../reference-server/test/api-conformance.ts';
+import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { type MockProcess, startMockProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'conformance-admin-token-0123';

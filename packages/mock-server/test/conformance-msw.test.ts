@@ -1,6 +1,6 @@
 /** The reference server's API conformance suite, unchanged, through the global fetch intercepted by MSW (`listen()`). */
 import { afterAll, beforeAll } from 'vitest';
-import { describeApiConformance } from '../../reference-server/test/api-conformance.ts';
+import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { setupMockApi } from '../src/node.ts';
 
 const ADMIN_TOKEN = 'conformance-admin-token-0123';

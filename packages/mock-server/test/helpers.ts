@@ -83,10 +83,10 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   return new Promise((ok) => child.once('exit', (code) => ok({ code, output })));
 }
 
-/** An order body the API accepts. */
-export { sampleOrder as orderBody } from '../../reference-server/test/helpers.ts';
 /** The webhook receiver the reference server's tests use: one helper for both packages. */
-export { startReceiver } from '../../reference-server/test/receiver.ts';
+export { startReceiver } from '../../runtime/test/receiver.ts';
+/** An order body the API accepts. */
+export { sampleOrder as orderBody } from '../../runtime/test/sample-order.ts';
 
 /** A campaign body the API accepts. */
 export function campaignBody(name: string): CreateCampaignBody {

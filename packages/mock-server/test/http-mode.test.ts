@@ -42,6 +42,20 @@ describe('engagekit-mock (memory engine)', () => {
     expect(await proc.stop('SIGTERM')).toBe(0);
   });
 
+  it('serves the contract at /openapi.json and the control document at /__mock/openapi.json, and no pages: /docs and /settings are 404s', async () => {
+    const proc = await started();
+    const document = await fetch(`${proc.url}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(((await document.json()) as { servers: { url: string }[] }).servers).toEqual([{ url: proc.url, description: expect.any(String) }]);
+    expect((await fetch(`${proc.url}/__mock/openapi.json`)).status).toBe(200);
+    for (const path of ['/docs', '/docs/scalar.js', '/docs/foo', '/settings', '/settings/nope.js']) {
+      const missing = await fetch(`${proc.url}${path}`);
+      expect(missing.status, path).toBe(404);
+      expect(await json(missing), path).toMatchObject({ success: false, code: 'not_found' });
+    }
+    expect(proc.output()).not.toMatch(/error/i);
+  });
+
   it('honours ADMIN_TOKEN', async () => {
     const proc = await started([], { ADMIN_TOKEN: 'my-own-admin-token-0123' });
     expect(proc.output()).toContain('Admin token: the one in ADMIN_TOKEN');

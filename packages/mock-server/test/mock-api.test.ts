@@ -1,7 +1,7 @@
 /** The in-process mock through `mock.fetch`: the ready company, seeds, reset, state and sample data. */
 
 import { readFileSync } from 'node:fs';
-import { createManualClock, createTokenService, hashToken } from '@engagekit/reference-server';
+import { createManualClock, createTokenService, hashToken } from '@engagekit/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex, signCompanyToken } from '../src/internal/token.ts';
 import { DEFAULT_COMPANY, MockDataError, setupMockApi } from '../src/node.ts';

@@ -1,23 +1,7 @@
 /**
- * @engagekit/reference-server: the pieces the mock server (and tests) build on. Everything here runs
- * anywhere fetch and Web Crypto do (Node, browsers, workers): the process-level parts (server.ts,
- * main.ts, config.ts, the SQL store) pull in Node built-ins and are deliberately not exported here.
+ * @engagekit/reference-server: the reference deployment's parts for embedding. The API's behaviour is
+ * `@engagekit/runtime`, re-exported here; this package adds the SQL store (`./store`: PGlite or
+ * PostgreSQL) and its command, `engagekit-server`. The process-level parts (the command's server,
+ * its environment) pull in Node built-ins and are not exported.
  */
-export { type App, createApp } from './app.ts';
-export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './campaigns/channel.ts';
-export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
-export { type Clock, createManualClock, systemClock } from './clock.ts';
-export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
-export { DEMO_COMPANY } from './demo-company.ts';
-export { type AnswerOptions, errorAnswer, jsonAnswer, type Respond, webResponse } from './http/answer.ts';
-export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';
-export { errorBody, HttpError } from './http/errors.ts';
-export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
-export { requestIdOf } from './http/request-id.ts';
-export { createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
-export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
-export { copy } from './store/copy.ts';
-export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';
-export * from './store/types.ts';
-export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
-export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';
+export * from '@engagekit/runtime';

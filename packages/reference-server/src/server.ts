@@ -3,21 +3,26 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
+import {
+  createRandomIds,
+  createRuntime,
+  createSimulatedChannel,
+  createTokenService,
+  DEMO_COMPANY,
+  errorAnswer,
+  HttpError,
+  hashToken,
+  type Logger,
+  randomToken,
+  requestIdOf,
+  StoreConflictError,
+} from '@engagekit/runtime';
 import { serve } from '@hono/node-server';
-import { createSimulatedChannel } from './campaigns/channel.ts';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
-import type { Logger } from './context.ts';
-import { DEMO_COMPANY } from './demo-company.ts';
-import { randomToken } from './domain/secrets.ts';
-import { errorAnswer } from './http/answer.ts';
-import { createTokenService, hashToken } from './http/auth.ts';
-import { HttpError } from './http/errors.ts';
-import { requestIdOf } from './http/request-id.ts';
-import { createRandomIds } from './ids.ts';
-import { createRuntime } from './runtime.ts';
+import { docsRoutes } from './pages/docs.ts';
+import { settingsRoutes } from './pages/settings.ts';
 import { openSqlStore } from './store/sql/open.ts';
-import { StoreConflictError } from './store/types.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
 /** Scalar's browser bundle, which the build copies beside the package's code, so /docs works offline. */
@@ -118,7 +123,10 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
     logger,
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
-    docsBundle: bundle ? () => readFileSync(bundle, 'utf8') : undefined,
+    pages: (app, pageHeaders) => {
+      docsRoutes(app, pageHeaders, bundle ? () => readFileSync(bundle, 'utf8') : undefined);
+      settingsRoutes(app, pageHeaders);
+    },
     channel:
       config.CHANNEL === 'whatsapp'
         ? createWhatsAppChannel({

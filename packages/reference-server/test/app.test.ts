@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createSeededIds } from '../src/ids.ts';
-import { createMemoryStore } from '../src/store/memory.ts';
-import { describeApiConformance } from './api-conformance.ts';
+import { createSeededIds } from '../../runtime/src/ids.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
 describeApiConformance('app in-process on the memory store', async () => {
@@ -141,9 +141,9 @@ describe('routing', () => {
     outer.route('/', app);
     const health = await outer.request('/api/v2/health');
     const order = await outer.request('/api/order/addOrder', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-    const page = await outer.request('/settings');
+    const page = await outer.request('/openapi.json');
     expect([health, order, page].map((r) => r.headers.get('x-outer'))).toEqual(['yes', 'yes', 'yes']);
-    expect(seen).toEqual(['GET /api/v2/health 200', 'POST /api/order/addOrder 401', 'GET /settings 200']);
+    expect(seen).toEqual(['GET /api/v2/health 200', 'POST /api/order/addOrder 401', 'GET /openapi.json 200']);
   });
 
   it('answers HEAD as GET, a trailing slash with 404, and a wrong method with 405 and Allow', async () => {

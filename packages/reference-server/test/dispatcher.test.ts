@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { upsertOrder } from '../src/domain/orders.ts';
+import { upsertOrder } from '../../runtime/src/domain/orders.ts';
+import type { CompanyRecord, EndpointRecord, Store } from '../../runtime/src/store/types.ts';
+import { createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
+import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
-import type { CompanyRecord, EndpointRecord, Store } from '../src/store/types.ts';
-import { createDispatcher, type DispatcherOptions, shouldClaim } from '../src/webhooks/dispatcher.ts';
 import { createNodeTransport } from '../src/webhooks/node-transport.ts';
-import { startReceiver } from './receiver.ts';
 
 const now = () => new Date().toISOString();
 let counter = 0;

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeApiConformance } from './api-conformance.ts';
+import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -58,6 +58,12 @@ describe('pnpm start', () => {
       expect(docs.status).toBe(200);
       expect(await docs.text()).toContain('/docs/scalar.js');
       expect((await fetch(`${server.url}/docs/scalar.js`)).status).toBe(200);
+      // An unknown path under the pages is a 404 in the error envelope, never a 500.
+      for (const path of ['/docs/foo', '/settings/nope.js']) {
+        const missing = await fetch(`${server.url}${path}`);
+        expect(missing.status, path).toBe(404);
+        expect(await missing.json()).toMatchObject({ success: false, code: 'not_found' });
+      }
     } finally {
       expect(await server.stop('SIGTERM')).toBe(0);
     }

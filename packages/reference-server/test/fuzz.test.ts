@@ -13,7 +13,7 @@ import { ErrorResponse, type OperationSpec, operations } from '@engagekit/contra
 import { createOpenApiDocument } from '@engagekit/contract/document';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSeededIds } from '../src/ids.ts';
+import { createSeededIds } from '../../runtime/src/ids.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import { describeRequest, type FuzzRequest, realize, urlOf, type World } from './fuzz/realize.ts';
 import { type Recipe, recipes } from './fuzz/recipes.ts';

@@ -4,8 +4,8 @@
  */
 import { FREE_FORM_LIMITS } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
+import type { Store } from '../../runtime/src/store/types.ts';
 import { openSqlStore } from '../src/store/index.ts';
-import type { Store } from '../src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 

@@ -1,10 +1,10 @@
-import { createApp } from '../src/app.ts';
-import { createManualClock } from '../src/clock.ts';
-import type { AppConfig, Logger } from '../src/context.ts';
-import { hashToken } from '../src/http/auth.ts';
-import { createSeededIds, type IdGenerator } from '../src/ids.ts';
-import { createMemoryStore } from '../src/store/memory.ts';
-import type { Store } from '../src/store/types.ts';
+import { createApp } from '../../runtime/src/app.ts';
+import { createManualClock } from '../../runtime/src/clock.ts';
+import type { AppConfig, Logger } from '../../runtime/src/context.ts';
+import { hashToken } from '../../runtime/src/http/auth.ts';
+import { createSeededIds, type IdGenerator } from '../../runtime/src/ids.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import type { Store } from '../../runtime/src/store/types.ts';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 

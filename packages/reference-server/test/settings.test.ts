@@ -6,9 +6,9 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver } from '../../runtime/test/receiver.ts';
 import { launchChromium } from './browser.ts';
 import { type ServerProcess, startServerProcess } from './helpers.ts';
-import { startReceiver } from './receiver.ts';
 
 const ADMIN_TOKEN = 'settings-admin-token-0123456789';
 const ARTIFACTS = new URL('../test-results/', import.meta.url).pathname;

@@ -6,9 +6,9 @@
 import { ErrorResponse, type HttpMethod, type OperationSpec, operations } from '@engagekit/contract';
 import { createOpenApiDocument } from '@engagekit/contract/document';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { createManualClock } from '../src/clock.ts';
-import { createMemoryStore } from '../src/store/memory.ts';
-import type { Store } from '../src/store/types.ts';
+import type { createManualClock } from '../../runtime/src/clock.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import type { Store } from '../../runtime/src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyWebhook } from '@engagekit/sdk/webhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startReceiver } from '../../runtime/test/receiver.ts';
 import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
-import { startReceiver } from './receiver.ts';
 
 const ADMIN_TOKEN = 'webhooks-e2e-admin-token-0123';
 const cleanups: (() => Promise<unknown>)[] = [];

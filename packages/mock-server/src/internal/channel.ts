@@ -1,4 +1,4 @@
-import { type ChannelAdapter, type Clock, copy, createSimulatedChannel, type SendResult } from '@engagekit/reference-server';
+import { type ChannelAdapter, type Clock, copy, createSimulatedChannel, type SendResult } from '@engagekit/runtime';
 
 // Copies are made by `copy`, which builds plain objects and arrays itself rather than by structuredClone:
 // a test runner that loads modules in a realm of its own (Jest) then gets arrays and objects of its

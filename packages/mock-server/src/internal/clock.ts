@@ -1,4 +1,4 @@
-import { type Clock, createManualClock, systemClock } from '@engagekit/reference-server';
+import { type Clock, createManualClock, systemClock } from '@engagekit/runtime';
 
 /** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
 export interface DueWork {

@@ -1,4 +1,4 @@
-import { errorAnswer, HttpError } from '@engagekit/reference-server';
+import { errorAnswer, HttpError } from '@engagekit/runtime';
 import { Hono } from 'hono';
 import type { MessageOutcome, MockMessage } from './channel.ts';
 import type { MockClock } from './clock.ts';

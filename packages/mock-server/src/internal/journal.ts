@@ -1,4 +1,4 @@
-import { copy } from '@engagekit/reference-server';
+import { copy } from '@engagekit/runtime';
 
 /** A request the code under test sent to the mock, and what the mock answered. */
 export interface MockRequest {

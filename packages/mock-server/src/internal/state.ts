@@ -1,14 +1,5 @@
 import type { Campaign, Company, Customer, Delivery, Order, Template, WebhookEndpoint, WebhookEvent } from '@engagekit/contract';
-import {
-  type Page,
-  type PageRequest,
-  presentCampaign,
-  presentCustomer,
-  presentDelivery,
-  presentEndpoint,
-  presentOrder,
-  type Store,
-} from '@engagekit/reference-server';
+import { type Page, type PageRequest, presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, type Store } from '@engagekit/runtime';
 
 /** Everything the mock holds for one company, as the API shows it; every list oldest first. */
 export interface MockState {

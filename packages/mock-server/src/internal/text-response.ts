@@ -1,4 +1,4 @@
-import { type Respond, webResponse } from '@engagekit/reference-server';
+import { type Respond, webResponse } from '@engagekit/runtime';
 
 /**
  * The in-process mock's answers (`mock.fetch`, `mock.handle`): a Response that keeps its JSON body as

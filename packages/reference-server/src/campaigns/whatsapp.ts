@@ -1,4 +1,4 @@
-import type { ChannelAdapter, OutboundMessage } from './channel.ts';
+import type { ChannelAdapter, OutboundMessage } from '@engagekit/runtime';
 
 /** Settings of the WhatsApp Cloud API channel. */
 export interface WhatsAppOptions {

@@ -1,5 +1,7 @@
-/** The reference server's persistence: the `Store` interface, its memory and SQL implementations. */
-export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory.ts';
+/**
+ * The stores: the runtime's `Store` interface and memory store (re-exported from
+ * `@engagekit/runtime/store`), and the reference server's SQL store (PGlite or PostgreSQL).
+ */
+export * from '@engagekit/runtime/store';
 export { openSqlStore, type SqlStore, type SqlStoreOptions } from './sql/open.ts';
 export type { SqlDatabase } from './sql/orders.ts';
-export * from './types.ts';

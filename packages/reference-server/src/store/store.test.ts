@@ -3,21 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { syncCustomers } from '../../../runtime/src/domain/customers.ts';
+import { newOrderRecord, upsertOrder } from '../../../runtime/src/domain/orders.ts';
+import { pendingDelivery } from '../../../runtime/src/domain/webhooks.ts';
+import { iso } from '../../../runtime/src/store/shared.ts';
+import { exclusive, type Lock, type Store, shared } from '../../../runtime/src/store/types.ts';
+import { forEveryStore } from '../../../runtime/test/every-store.ts';
+import { company, endpoint, event, orderFields, writer } from '../../../runtime/test/store/conformance-fixtures.ts';
 import { freshDatabase } from '../../test/helpers.ts';
-import { syncCustomers } from '../domain/customers.ts';
-import { newOrderRecord, upsertOrder } from '../domain/orders.ts';
-import { pendingDelivery } from '../domain/webhooks.ts';
-import { describeStoreConformance } from './conformance.ts';
-import { company, endpoint, event, orderFields, writer } from './conformance-fixtures.ts';
-import { forEveryStore, truncateAll } from './every-store.ts';
+import { truncateAll } from '../../test/sql-stores.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
-import { iso } from './shared.ts';
 import { findPgError } from './sql/store.ts';
-import { exclusive, type Lock, type Store, shared } from './types.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
-
-forEveryStore((_, makeStore) => describeStoreConformance('store conformance', makeStore));
 
 /** The PostgreSQL code of the error `transaction` rejects with (drizzle wraps a driver's error in `cause`). */
 const rejectionCode = async (transaction: Promise<unknown>) =>

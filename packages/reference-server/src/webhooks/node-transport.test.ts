@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EXCERPT_BYTES } from '../../../runtime/src/webhooks/transport.ts';
 import { createNodeTransport, headerList } from './node-transport.ts';
-import { EXCERPT_BYTES } from './transport.ts';
 
 const servers: Server[] = [];
 const transports: { close(): void }[] = [];

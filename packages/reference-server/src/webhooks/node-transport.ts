@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import { EXCERPT_BYTES, type WebhookAnswer, type WebhookTransport } from './transport.ts';
+import { EXCERPT_BYTES, type WebhookAnswer, type WebhookTransport } from '@engagekit/runtime';
 
 /** Options of the Node transport. */
 export interface NodeTransportOptions {

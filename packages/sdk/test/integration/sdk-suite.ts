@@ -4,8 +4,8 @@
  * and (later) on the in-process mock through its `fetch`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleOrder } from '../../../reference-server/test/helpers.ts';
-import { startReceiver } from '../../../reference-server/test/receiver.ts';
+import { startReceiver } from '../../../runtime/test/receiver.ts';
+import { sampleOrder } from '../../../runtime/test/sample-order.ts';
 import {
   type AddOrderBody,
   AuthenticationError,

@@ -4,7 +4,7 @@
  * integration suite, on its target.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver } from '../../../reference-server/test/receiver.ts';
+import { startReceiver } from '../../../runtime/test/receiver.ts';
 import { createAdminClient, type EngageAdminClient } from '../../src/admin.ts';
 import { type EngageClient, NotFoundError, PermissionDeniedError } from '../../src/index.ts';
 import { WebhookVerificationError } from '../../src/webhooks.ts';

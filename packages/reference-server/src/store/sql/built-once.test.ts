@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { company } from '../conformance-fixtures.ts';
+import { company } from '../../../../runtime/test/store/conformance-fixtures.ts';
 import { openSqlStore, type SqlStore } from '../index.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { companies } from './schema.ts';

@@ -1,5 +1,5 @@
+import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '../types.ts';
 import { builtOnce } from './built-once.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';

@@ -1,6 +1,6 @@
+import type { ClaimedDelivery, DeliveryRecord, Store } from '@engagekit/runtime/store';
+import { takerSlot } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
-import { takerSlot } from '../shared.ts';
-import type { ClaimedDelivery, DeliveryRecord, Store } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { isoOrNull, jsonValue, rowsOf } from './raw.ts';
 import { deliveries } from './schema.ts';

@@ -1,5 +1,5 @@
+import type { IdempotentBegin, Store } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
-import type { IdempotentBegin, Store } from '../types.ts';
 import type { SqlDatabase } from './orders.ts';
 import { rowsOf } from './raw.ts';
 

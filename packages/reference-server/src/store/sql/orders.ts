@@ -1,8 +1,9 @@
 /** The SQL store's order and customer persistence, and the transaction-scoped locks the domain takes. */
+
+import type { CustomerRecord, Lock, OrderRecord, Store } from '@engagekit/runtime/store';
+import { iso } from '@engagekit/runtime/store';
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { iso } from '../shared.ts';
-import type { CustomerRecord, Lock, OrderRecord, Store } from '../types.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { customers, orders, type Schema } from './schema.ts';
 

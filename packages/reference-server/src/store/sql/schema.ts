@@ -5,8 +5,8 @@
  * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
  */
 import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
+import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
 import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
-import type { DeliveryRecord, MessageRecord, OrderRecord } from '../types.ts';
 
 /**
  * An identifier column: text compared byte-wise (`COLLATE "C"`), so "oldest first, then by id"

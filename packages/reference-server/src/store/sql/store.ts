@@ -1,17 +1,19 @@
-import { and, count, desc, eq, getTableColumns, gt, lte, type SQL, sql } from 'drizzle-orm';
-import { copy } from '../copy.ts';
-import { iso, pageOffset, type WriteLease } from '../shared.ts';
 import {
   type CampaignRecord,
   type ClaimedDelivery,
+  copy,
   countIntoFunnel,
   type DeliveryRecord,
   type EndpointRecord,
   type EventRecord,
+  iso,
   noMessages,
+  pageOffset,
   type Store,
   StoreConflictError,
-} from '../types.ts';
+  type WriteLease,
+} from '@engagekit/runtime/store';
+import { and, count, desc, eq, getTableColumns, gt, lte, type SQL, sql } from 'drizzle-orm';
 import { batchedRead, distinctKeys } from './batched-read.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';

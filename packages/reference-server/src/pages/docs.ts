@@ -1,8 +1,5 @@
-import { createOpenApiDocument } from '@engagekit/contract/document';
-import type { Hono } from 'hono';
-import type { Env } from './register.ts';
-
-let document: ReturnType<typeof createOpenApiDocument> | undefined;
+import type { AppEnv } from '@engagekit/runtime';
+import type { Hono, MiddlewareHandler } from 'hono';
 
 /** Where the page loads Scalar from when the package carries no bundle of its own (a build from source). */
 const SCALAR_CDN = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference';
@@ -38,23 +35,18 @@ export function docsPage(scriptSrc: string): string {
 }
 
 /**
- * `GET /openapi.json` (the contract's document) and `GET /docs` (an API reference rendered from it).
- * Both public. The document served names the server it was loaded from as its one server, so the
- * reference (and a generator pointed at it) calls this server. With `bundle` (Scalar's standalone
- * script, which the package carries), /docs works offline; without it the page loads Scalar from its CDN.
+ * `GET /docs`: an API reference rendered from the document at /openapi.json. Public. With `bundle`
+ * (Scalar's standalone script, which the package carries), it works offline; without it the page
+ * loads Scalar from its CDN. Any other path under /docs is a 404.
  */
-export function docsRoutes(app: Hono<Env>, bundle: (() => string) | undefined) {
-  app.get('/openapi.json', (c) => {
-    document ??= createOpenApiDocument();
-    return c.json({ ...document, servers: [{ url: new URL(c.req.url).origin, description: 'The server this document was loaded from.' }] });
-  });
+export function docsRoutes(app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>, bundle: (() => string) | undefined) {
   if (bundle) {
     let js: string | undefined;
-    app.get('/docs/scalar.js', (c) => {
+    app.get('/docs/scalar.js', pageHeaders, (c) => {
       js ??= bundle();
       return c.body(js, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' });
     });
   }
   const page = docsPage(bundle ? '/docs/scalar.js' : SCALAR_CDN);
-  app.get('/docs', (c) => c.html(page));
+  app.get('/docs', pageHeaders, (c) => c.html(page));
 }

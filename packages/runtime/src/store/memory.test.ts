@@ -1,7 +1,7 @@
 /** What only the memory store does: snapshots (the mock's snapshot and restore). Its persistence is in the store conformance suite. */
 import { describe, expect, it } from 'vitest';
+import { campaign, company, orderFields, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
 import { upsertOrder } from '../domain/orders.ts';
-import { campaign, company, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
 import { createMemoryStore } from './memory.ts';
 
 describe('memory store snapshots', () => {

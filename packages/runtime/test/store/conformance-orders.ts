@@ -4,11 +4,11 @@
  * `describeStoreConformance`.
  */
 import { describe, expect, it } from 'vitest';
-import { newOrderRecord } from '../domain/orders.ts';
-import { pendingDelivery } from '../domain/webhooks.ts';
+import { newOrderRecord } from '../../src/domain/orders.ts';
+import { pendingDelivery } from '../../src/domain/webhooks.ts';
+import { type CompanyRecord, type CustomerRecord, exclusive, type OrderFields, type OrderRecord } from '../../src/store/types.ts';
 import type { CurrentStore } from './conformance.ts';
 import { company, deliveriesOf, endpoint, event, orderFields, seedCompany, writer } from './conformance-fixtures.ts';
-import { type CompanyRecord, type CustomerRecord, exclusive, type OrderFields, type OrderRecord } from './types.ts';
 
 const PHONE_A = '+15550000001';
 const PHONE_B = '+15550000002';

@@ -1,9 +1,9 @@
 /** Store conformance: webhook endpoints and deliveries. Registered by `describeStoreConformance`. */
 import { describe, expect, it, vi } from 'vitest';
-import { pendingDelivery } from '../domain/webhooks.ts';
+import { pendingDelivery } from '../../src/domain/webhooks.ts';
+import type { ClaimedDelivery, DeliveryRecord, EventRecord, WriteContext } from '../../src/store/types.ts';
 import type { CurrentStore } from './conformance.ts';
 import { company, deliveriesOf, endpoint, seedCompany, writer } from './conformance-fixtures.ts';
-import type { ClaimedDelivery, DeliveryRecord, EventRecord, WriteContext } from './types.ts';
 
 function testEvent(companyUuid: string, id: string, now: string): EventRecord {
   return {

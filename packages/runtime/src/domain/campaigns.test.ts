@@ -1,45 +1,17 @@
 /** The campaign rules (which campaigns are due, a run, what a run leaves), run through the scheduler on every store. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../../test/helpers.ts';
-import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../campaigns/channel.ts';
+import { type CampaignWorld, describeCampaignScenarios } from '../../test/campaign-scenarios.ts';
+import { forEveryStore } from '../../test/every-store.ts';
+import { recordingChannel } from '../../test/recording-channel.ts';
+import { type ChannelAdapter, createSimulatedChannel } from '../campaigns/channel.ts';
 import { createScheduler } from '../campaigns/scheduler.ts';
 import { createManualClock } from '../clock.ts';
 import { createSeededIds } from '../ids.ts';
 import { createRuntime } from '../runtime.ts';
-import { forEveryStore } from '../store/every-store.ts';
-import { openSqlStore } from '../store/index.ts';
 import type { CampaignRecord, CompanyRecord, Store } from '../store/types.ts';
-import { type CampaignWorld, describeCampaignScenarios } from './campaign-scenarios.ts';
 import { createCampaign } from './campaigns.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport } from './reports.ts';
-
-/**
- * A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves.
- * `inFlight` is the channel's (1 when not given).
- */
-function recordingChannel(hangOn?: number, inFlight?: number): ChannelAdapter & { sent: OutboundMessage[]; hung: Promise<void> } {
-  const inner = createSimulatedChannel({ failureRate: 0 });
-  const sent: OutboundMessage[] = [];
-  let hang: () => void = () => {};
-  const hung = new Promise<void>((resolve) => {
-    hang = resolve;
-  });
-  return {
-    name: 'recording',
-    ...(inFlight === undefined ? {} : { inFlight }),
-    sent,
-    hung,
-    async send(m) {
-      sent.push(m);
-      if (hangOn !== undefined && sent.length === hangOn) {
-        hang();
-        return new Promise(() => {});
-      }
-      return inner.send(m);
-    },
-  };
-}
 
 /** A campaign's message totals, as the report reads them. */
 async function totalsOf(store: Store, campaign: CampaignRecord) {
@@ -224,56 +196,6 @@ forEveryStore((kind, makeStore) => {
       expect(run.filter((m) => m.status !== 'failed')).toHaveLength(3);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
-  });
-});
-
-describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process.env.DATABASE_URL ? '' : ' (skipped: DATABASE_URL is not set)'}`, () => {
-  it('runs a due time once across two instances (two stores on one database)', async () => {
-    const db = await freshDatabase('runs');
-    if (!db) throw new Error('DATABASE_URL is needed');
-    const s1 = await openSqlStore({ databaseUrl: db.url });
-    const s2 = await openSqlStore({ databaseUrl: db.url });
-    cleanups.push(
-      () => db.drop(),
-      () => s1.close(),
-      () => s2.close(),
-    );
-    const clock = createManualClock(new Date('2026-01-05T09:00:00.000Z'));
-    const ids = createSeededIds('pg-runs');
-    const company: CompanyRecord = { uuid: ids.uuid(), company_id: 'RUNPG', name: 'Runner', timezone: 'UTC', created_at: clock.now().toISOString() };
-    await s1.createCompany(company);
-    await importCustomers(
-      s1,
-      { newId: ids.newId, now: clock.now().toISOString() },
-      company.uuid,
-      Array.from({ length: 50 }, (_, i) => ({ phoneNumber: `+1415556${String(i).padStart(4, '0')}`, firstName: `P${i}` })),
-    );
-    for (let i = 0; i < 4; i++) {
-      await s1.createCampaign({
-        id: ids.newId('cmp'),
-        company_uuid: company.uuid,
-        name: `c${i}`,
-        status: 'scheduled',
-        schedule_type: 'once',
-        schedule: clock.now().toISOString(),
-        days: null,
-        template_payload: { template_name: 'welcome', language: 'en', header_variable: [], body_variable: [], variables: {} },
-        endDate: null,
-        next_run_at: clock.now().toISOString(),
-        created_at: clock.now().toISOString(),
-        updated_at: clock.now().toISOString(),
-      });
-    }
-    const a = recordingChannel();
-    const b = recordingChannel();
-    await Promise.all([
-      createScheduler({ store: s1, channel: a, clock, ids, pageSize: 7 }).tick(),
-      createScheduler({ store: s2, channel: b, clock, ids: createSeededIds('other'), pageSize: 7 }).tick(),
-    ]);
-    const keys = [...a.sent, ...b.sent].map((m) => m.key);
-    expect(keys).toHaveLength(200);
-    expect(new Set(keys).size).toBe(200);
-    expect(await s1.countCampaignsByStatus(company.uuid)).toEqual({ completed: 4 });
   });
 });
 

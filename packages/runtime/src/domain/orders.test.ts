@@ -4,8 +4,8 @@
  * an import writes, and what simultaneous writes leave.
  */
 import { describe, expect, it } from 'vitest';
-import { company, deliveriesOf, endpoint, orderFields, range, seedCompany, writer } from '../store/conformance-fixtures.ts';
-import { eachTestStore, forEveryStore } from '../store/every-store.ts';
+import { eachTestStore, forEveryStore } from '../../test/every-store.ts';
+import { company, deliveriesOf, endpoint, orderFields, range, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
 import type { CustomerRecord } from '../store/types.ts';
 import { importCustomers, syncCustomers } from './customers.ts';
 import { orderSnapshot, updateOrder, upsertOrder } from './orders.ts';

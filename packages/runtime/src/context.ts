@@ -1,10 +1,12 @@
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { Clock } from './clock.ts';
 import type { Respond } from './http/answer.ts';
 import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
+import type { Env as AppEnv } from './routes/register.ts';
 import type { CompanyRecord, Store, WriteContext } from './store/types.ts';
 
-/** Settings of the app itself (the process-level settings live in config.ts). */
+/** Settings of the app itself (a process's own settings, such as the reference server's environment, live with it). */
 export interface AppConfig {
   /** HS256 key for company JWTs, at least 32 characters. */
   jwtSecret: string;
@@ -52,9 +54,12 @@ export interface AppDeps {
   ids?: IdGenerator;
   logger?: Logger;
   resolveHost?: HostResolver;
-  /** Scalar's browser bundle, served at /docs/scalar.js so /docs works offline; without it /docs loads Scalar from its CDN. */
-  docsBundle?: (() => string) | undefined;
-  /** Hears of every API request once answered (the mock's request journal). Pages (/docs, /settings) are left out. */
+  /**
+   * Pages served beside the API (the reference server's /docs and /settings): registers them on the
+   * app, each behind `pageHeaders` (the request id and CORS headers; left out of `onAnswered`).
+   */
+  pages?: ((app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>) => void) | undefined;
+  /** Hears of every API request once answered (the mock's request journal). /openapi.json and the pages are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
   /** Makes the Response of every JSON answer (`webResponse` by default; the in-process mock keeps the text). */
   respond?: Respond | undefined;

@@ -4,7 +4,7 @@
  * and PostgreSQL), and on the mock.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleOrder } from './helpers.ts';
+import { sampleOrder } from './sample-order.ts';
 
 export interface ApiTarget {
   /** Sends a request to the server under test; `path` starts with `/`. */

@@ -4,7 +4,7 @@
  * so the mock and the server cannot drift apart. A driver gives each scenario a fresh world.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewCampaign } from './campaigns.ts';
+import type { NewCampaign } from '../src/domain/campaigns.ts';
 
 /** One company on a clock the test moves, and what a scenario does with it. */
 export interface CampaignWorld {

@@ -3,10 +3,10 @@
  * Orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CampaignRecord, type MessageRecord, type Store, StoreConflictError } from '../../src/store/types.ts';
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
-import { type CampaignRecord, type MessageRecord, type Store, StoreConflictError } from './types.ts';
 
 /** Options of the conformance suite. */
 export interface StoreConformanceOptions {

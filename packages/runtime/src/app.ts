@@ -12,11 +12,10 @@ import { requestIdOf } from './http/request-id.ts';
 import { createRandomIds, type IdGenerator } from './ids.ts';
 import { adminHandlers } from './routes/admin.ts';
 import { agencyHandlers } from './routes/agency.ts';
-import { docsRoutes } from './routes/docs.ts';
+import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import { settingsRoutes } from './settings/page.ts';
 import type { Store, WriteContext } from './store/types.ts';
 
 /** Ids and the time for a request's store writes; the time is formatted only when a write asks for it. */
@@ -33,10 +32,6 @@ class RequestWrite implements WriteContext {
     return this.#iso;
   }
 }
-
-/** The pages the app serves beside the API. */
-const PAGES = ['/openapi.json', '/docs', '/docs/*', '/settings', '/settings/*'];
-const isPage = (path: string) => PAGES.some((page) => (page.endsWith('/*') ? path.startsWith(page.slice(0, -1)) : path === page));
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
@@ -86,24 +81,25 @@ export function createApp(deps: AppDeps) {
     c.set('requestId', ctx.requestId);
     c.set('ctx', ctx);
     await next();
-    if (onAnswered && !isPage(c.req.path)) {
+    if (onAnswered && !c.get('page')) {
       onAnswered({ request: c.req.raw, operationId: c.get('operationId') ?? null, body: c.get('body'), status: c.res.status, at: ctx.now });
     }
   });
-  // Operations answer with every header already (jsonAnswer); the pages get the request id and CORS headers here.
+  // Operations answer with every header already (jsonAnswer); /openapi.json and the pages get the
+  // request id and CORS headers here.
   const pageHeaders: MiddlewareHandler<Env> = async (c, next) => {
+    c.set('page', true);
     await next();
     c.header('x-request-id', c.get('requestId'));
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
   };
-  for (const path of PAGES) app.use(path, pageHeaders);
   app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 
   registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter, {
     validateResponses: deps.config.validateResponses,
   });
-  docsRoutes(app, deps.docsBundle);
-  settingsRoutes(app);
+  openApiRoute(app, pageHeaders);
+  deps.pages?.(app, pageHeaders);
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;

@@ -46,6 +46,8 @@ export type Env = {
     /** The operation a request named, and its JSON body once read: for `onAnswered`. */
     operationId: string;
     body: unknown;
+    /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
+    page: boolean;
   };
 };
 

@@ -1,0 +1,28 @@
+/**
+ * @engagekit/runtime: the engagekit API's behaviour, with no database driver and no docs UI. The
+ * contract-driven app (`createApp`), the domain rules behind it, the Store interface and the memory
+ * store, the webhook dispatcher and the campaign scheduler, put together by `createRuntime`. The
+ * reference server runs it on PostgreSQL or PGlite; the mock runs it on the memory store. Everything
+ * here runs anywhere fetch and Web Crypto do (Node, browsers, workers).
+ */
+export { type App, createApp } from './app.ts';
+export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './campaigns/channel.ts';
+export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
+export { type Clock, createManualClock, systemClock } from './clock.ts';
+export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
+export { DEMO_COMPANY } from './demo-company.ts';
+export { newWebhookSecret, randomToken } from './domain/secrets.ts';
+export { type AnswerOptions, errorAnswer, jsonAnswer, type Respond, webResponse } from './http/answer.ts';
+export { type CompanyClaims, createTokenService, hashToken, type TokenService } from './http/auth.ts';
+export { errorBody, HttpError } from './http/errors.ts';
+export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
+export { requestIdOf } from './http/request-id.ts';
+export { createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
+export type { Env as AppEnv } from './routes/register.ts';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
+export { copy } from './store/copy.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';
+export * from './store/types.ts';
+export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
+export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';
+export { EXCERPT_BYTES, fetchTransport, type WebhookAnswer, type WebhookPost, type WebhookTransport } from './webhooks/transport.ts';

@@ -1,0 +1,9 @@
+/**
+ * `@engagekit/runtime/store`: what a Store implementation builds on (the reference server's SQL store
+ * does): the interface and its records, and the helpers every implementation shares so they order,
+ * page and copy alike.
+ */
+export { cloneGraph, copy, frozen } from './copy.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory.ts';
+export { compareCreated, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
+export * from './types.ts';

@@ -1,0 +1,4 @@
+import { forEveryStore } from '../every-store.ts';
+import { describeStoreConformance } from './conformance.ts';
+
+forEveryStore((_, makeStore) => describeStoreConformance('store conformance', makeStore));
