@@ -121,6 +121,24 @@ describe('campaign schedules at the ends of time', () => {
   });
 });
 
+describe('dates that do not exist', () => {
+  it('answer 400 naming the field, for a campaign schedule and order dates, rather than move them to another day', async () => {
+    const { fetch, company, headers } = await asCompany();
+    for (const schedule of ['2030-02-30T00:00:00Z', '2030-04-31T00:00:00Z', '2031-02-29T00:00:00Z']) {
+      const body = JSON.stringify({ name: schedule, schedule_type: 'once', schedule, template_payload: { template_name: 't' } });
+      const res = await fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body });
+      expect(res.status, schedule).toBe(400);
+      expect((await res.json()).issues).toEqual([{ path: 'schedule', message: `must be a real date: ${schedule.slice(0, 10)} does not exist` }]);
+    }
+    const order = sampleOrder(company.company_id, 'FEB', { companyOrderDate: '2024-02-31', companyOrderDueDate: '2031-02-29' });
+    const res = await fetch('/api/order/addOrder', { method: 'POST', headers, body: JSON.stringify(order) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues.map((i: { path: string }) => i.path)).toEqual(['companyOrderDate', 'companyOrderDueDate']);
+    const campaigns = await (await fetch(`/agency/getCampaignData?uuid=${company.uuid}`, { headers })).json();
+    expect(campaigns.data).toEqual([]);
+  });
+});
+
 describe('order dates', () => {
   it('answer 400 naming the field to a date in the year 0000, which PostgreSQL has not, on PGlite as in memory', async () => {
     const store = await openSqlStore({ memory: true });
