@@ -351,6 +351,17 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect((list.json.data as { source: string; phoneNumber: string }[]).find((c) => c.phoneNumber === '+14155550100')?.source).toBe('import');
       });
 
+      it('lists customers imported in one batch in the order of the batch', async () => {
+        const c = await makeCompany('batch');
+        const phones = ['+14155550130', '+14155550110', '+14155550120'];
+        const r = await admin('POST', `/api/v2/companies/${c.uuid}/customers`, {
+          customers: phones.map((phoneNumber, i) => ({ phoneNumber, firstName: `N${i}` })),
+        });
+        expect(r.json.data).toEqual({ created: 3, updated: 0 });
+        const list = await call('GET', `/agency/getCustomers?uuid=${c.uuid}&limit=100`, { token: c.token });
+        expect((list.json.data as { phoneNumber: string }[]).map((customer) => customer.phoneNumber)).toEqual(phones);
+      });
+
       it('manages webhook endpoints: create, list, get, update, rotate, test, deliveries, redeliver, delete', async () => {
         const base = `/api/v2/companies/${A().uuid}/webhooks`;
         const created = await admin('POST', base, { url: 'https://hooks.partner.example/engagekit', events: ['order.created'] });
