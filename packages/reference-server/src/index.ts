@@ -14,7 +14,7 @@ export { type CompanyClaims, createTokenService, hashToken, type TokenService } 
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
 export { requestIdOf } from './http/request-id.ts';
-export { createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
+export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';

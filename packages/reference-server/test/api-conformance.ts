@@ -149,6 +149,21 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(other.json.code).toBe('forbidden');
       });
 
+      it('finds a company by its uuid in upper case: as ?uuid=, as a path prefix and in an admin path', async () => {
+        const upper = A().uuid.toUpperCase();
+        const customers = await call('GET', `/agency/getCustomers?uuid=${upper}`, { token: A().token });
+        expect(customers.status, customers.text).toBe(200);
+        const prefixed = await call('GET', `/${upper}/agency/getCampaignData`, { token: A().token });
+        expect(prefixed.status, prefixed.text).toBe(200);
+        const company = await admin('GET', `/api/v2/companies/${upper}`);
+        expect(company.status, company.text).toBe(200);
+        expect(company.json.data).toMatchObject({ uuid: A().uuid });
+        const hooks = await call('GET', `/api/v2/companies/${upper}/webhooks`, { token: A().token });
+        expect(hooks.status, hooks.text).toBe(200);
+        // Another company's uuid in upper case is still another company's.
+        expect((await call('GET', `/agency/getCustomers?uuid=${B().uuid.toUpperCase()}`, { token: A().token })).status).toBe(403);
+      });
+
       it('answers 403 when the token lacks the scope', async () => {
         const ordersOnly = await admin('POST', `/api/v2/companies/${A().uuid}/tokens`, { scopes: ['orders'] });
         const token = (ordersOnly.json.data as { token: string; scopes: string[] }).token;

@@ -1,5 +1,6 @@
 import type { Campaign, Company, Customer, Delivery, Order, Template, WebhookEndpoint, WebhookEvent } from '@engagekit/contract';
 import {
+  canonicalUuid,
   type Page,
   type PageRequest,
   presentCampaign,
@@ -26,7 +27,8 @@ export interface MockState {
 }
 
 /** The state of one company as the store holds it, or null when the store does not know the company. */
-export async function companyState(store: Store, companyUuid: string): Promise<MockState | null> {
+export async function companyState(store: Store, given: string): Promise<MockState | null> {
+  const companyUuid = canonicalUuid(given);
   const company = await store.getCompany(companyUuid);
   if (!company) return null;
   const endpoints = await all((p) => store.listEndpoints(companyUuid, p));
