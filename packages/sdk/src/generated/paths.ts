@@ -1827,7 +1827,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The input is invalid (a field, a query parameter given twice, malformed JSON, a reused Idempotency-Key); `issues` names every offending field. */
+        /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
         BadRequest: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1908,7 +1908,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The body is not JSON. */
+        /** @description The body is not JSON, or its Content-Type names a charset other than UTF-8 (`utf-8` or `utf8`, in any case). */
         UnsupportedMediaType: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
