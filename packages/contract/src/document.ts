@@ -27,7 +27,7 @@ const errorMeta: Record<ErrorStatus, { id: string; description: string; example:
   400: {
     id: 'BadRequest',
     description:
-      'The input is invalid (a field, a query parameter given twice, malformed JSON, a reused Idempotency-Key); `issues` names every offending field.',
+      'The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field.',
     example: 'Invalid request: phoneNumber must be an E.164 phone number',
   },
   401: { id: 'Unauthorized', description: 'The token is missing, malformed, expired or badly signed.', example: 'Unauthorized: missing bearer token' },
@@ -44,7 +44,11 @@ const errorMeta: Record<ErrorStatus, { id: string; description: string; example:
     example: 'Campaign name already exists',
   },
   413: { id: 'PayloadTooLarge', description: 'The body is over 1 MB.', example: 'Request body is larger than 1048576 bytes' },
-  415: { id: 'UnsupportedMediaType', description: 'The body is not JSON.', example: 'Content-Type must be application/json' },
+  415: {
+    id: 'UnsupportedMediaType',
+    description: 'The body is not JSON, or its Content-Type names a charset other than UTF-8 (`utf-8` or `utf8`, in any case).',
+    example: 'Content-Type must be application/json',
+  },
   429: {
     id: 'TooManyRequests',
     description: 'Too many requests for this token; wait `Retry-After` seconds.',

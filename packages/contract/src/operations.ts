@@ -112,7 +112,7 @@ export const operations = {
     method: 'get',
     path: '/agency/getCampaignData',
     summary: 'List campaigns',
-    description: 'Pages through the company’s campaigns, oldest first (by creation, then id), so pages stay stable while new campaigns arrive.',
+    description: 'Pages through the company’s campaigns, oldest first (in the order they were made), so pages stay stable while new campaigns arrive.',
     query: UuidQuery.extend(PageQuery.shape),
     responses: { 200: { description: 'One page of campaigns.', schema: CampaignList } },
     errors: [],
@@ -136,7 +136,7 @@ export const operations = {
     path: '/agency/getCustomers',
     summary: 'List customers',
     description:
-      'Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first. `paging` gives the previous and next page numbers.',
+      'Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first: by creation time, then in the order they were made (customers imported in one batch come in the batch’s order). `paging` gives the previous and next page numbers.',
     query: UuidQuery.extend(PageQuery.shape),
     responses: { 200: { description: 'One page of customers.', schema: CustomerList } },
     errors: [],
@@ -273,7 +273,8 @@ export const operations = {
     method: 'get',
     path: '/api/v2/companies/{uuid}/webhooks',
     summary: 'List webhook endpoints',
-    description: 'The company’s webhook endpoints, oldest first (by creation time, then id: two made in the same millisecond come in the order of their ids).',
+    description:
+      'The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order).',
     params: CompanyParams,
     query: PageQuery,
     responses: {

@@ -19,7 +19,7 @@ export const stepStatuses = {
   rateLimit: (op) => (op.auth.kind === 'public' ? [] : [429]),
   /**
    * Params, query and body: a bad field, a query parameter given twice (any operation) or a NUL
-   * character; a body that is too large, not JSON, or does not parse.
+   * character; a body that is too large, not JSON or not in UTF-8 (415), or not valid UTF-8 or JSON (400).
    */
   validate: (op) => (op.body ? [400, 413, 415] : [400]),
   /** The company the call names is unknown; an order call's token names a company that is gone. */

@@ -96,6 +96,30 @@ describe('CreateCampaignBody', () => {
     expect(issuePaths(CreateCampaignBody, { ...campaign, schedule_type: 'recurring', days: { monday: ['24:00'] } })).toEqual(['days.monday.0']);
   });
 
+  it.each([
+    ['2030-02-30T00:00:00Z', 'must be a real date: 2030-02-30 does not exist'],
+    ['2030-04-31T00:00:00Z', 'must be a real date: 2030-04-31 does not exist'],
+    ['2031-02-29T00:00:00Z', 'must be a real date: 2031-02-29 does not exist'],
+    ['2100-02-29T12:00:00+05:30', 'must be a real date: 2100-02-29 does not exist'],
+    ['2030-13-01T00:00:00Z', 'must be a real date: 2030-13-01 does not exist'],
+    ['2030-00-10T00:00:00Z', 'must be a real date: 2030-00-10 does not exist'],
+    ['2030-01-00T00:00:00Z', 'must be a real date: 2030-01-00 does not exist'],
+    ['2030-01-15T24:00:00Z', 'must be a real time of day: 24:00:00 does not exist (00:00:00 to 23:59:59)'],
+    ['2030-01-15T10:60:00Z', 'must be a real time of day: 10:60:00 does not exist (00:00:00 to 23:59:59)'],
+    ['2030-01-15T10:00:60Z', 'must be a real time of day: 10:00:60 does not exist (00:00:00 to 23:59:59)'],
+    ['2030-01-15T10:00:00+24:00', 'must have a real time zone offset: 24:00 is not one (at most 23:59)'],
+    ['2030-01-15T10:00:00-05:60', 'must have a real time zone offset: 05:60 is not one (at most 23:59)'],
+  ])('refuses the impossible schedule %j, naming schedule, rather than move it to another day', (schedule, message) => {
+    const r = CreateCampaignBody.safeParse({ ...campaign, schedule });
+    expect(r.success ? [] : r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))).toEqual([{ path: 'schedule', message }]);
+  });
+
+  it('accepts real dates at the edges of months and leap years', () => {
+    for (const schedule of ['2028-02-29T00:00:00Z', '2000-02-29T23:59:59.999Z', '2030-04-30T10:00:00-12:00', '2030-12-31T23:59:59+14:00']) {
+      expect(issuePaths(CreateCampaignBody, { ...campaign, schedule }), schedule).toEqual([]);
+    }
+  });
+
   it('refuses a schedule without a time zone', () => {
     expect(issuePaths(CreateCampaignBody, { ...campaign, schedule: '2025-01-15 10:00' })).toEqual(['schedule']);
     expect(issuePaths(CreateCampaignBody, { ...campaign, schedule: '2025-01-15T10:00:00' })).toEqual(['schedule']);

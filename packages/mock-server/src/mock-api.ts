@@ -9,6 +9,7 @@ import { type EventType, matchOperation, type OperationId } from '@engagekit/con
 import {
   type App,
   type Clock,
+  canonicalUuid,
   createMemoryStore,
   createRandomIds,
   createRuntime,
@@ -180,7 +181,9 @@ export function createMockApi(options: MockApiOptions = {}) {
   const clock = createMockClock(options.clock, () => current.runtime);
   const journal = createJournal(options.requestLog ?? 1000);
   const logger = options.logger ?? silentLogger;
-  const companyRecord = { ...DEFAULT_COMPANY, ...options.company };
+  const given = { ...DEFAULT_COMPANY, ...options.company };
+  // Kept and compared in lower case, as the API compares the uuids it is given.
+  const companyRecord = { ...given, uuid: canonicalUuid(given.uuid) };
   const company: MockCompany = {
     uuid: companyRecord.uuid,
     company_id: companyRecord.company_id,

@@ -71,6 +71,18 @@ describe('the ready company', () => {
     expect((await mock.fetch('/api/v2/companies', { headers: { authorization: 'Bearer engagekit-mock-admin-token' } })).status).toBe(401);
   });
 
+  it('keeps a company uuid given in upper case in lower case, and finds it by either', async () => {
+    const upper = '53D1BCD3-AAF0-45E1-9298-5395B6A27B61';
+    const mock = mockWith({ company: { uuid: upper } });
+    expect(mock.company.uuid).toBe(upper.toLowerCase());
+    const call = client(mock);
+    for (const uuid of [upper, upper.toLowerCase()]) {
+      expect((await call('GET', `/agency/getCustomers?uuid=${uuid}`)).status, uuid).toBe(200);
+      expect((await call('GET', `/${uuid}/agency/getCampaignData`)).status, uuid).toBe(200);
+      expect((await mock.state(uuid)).company.uuid).toBe(upper.toLowerCase());
+    }
+  });
+
   it('refuses a token signed with another key, as the server does', async () => {
     const mock = mockWith();
     const res = await mock.fetch(`/agency/sync?uuid=${mock.company.uuid}`, {

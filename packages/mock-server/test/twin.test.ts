@@ -134,6 +134,26 @@ describe('a manual clock', () => {
     await expect(real.clock.advance('1h')).rejects.toThrow(/needs a manual clock: setupMockApi\(\{ clock: 'manual' \}\)/);
     expect(() => real.clock.set(0)).toThrow(/needs a manual clock/);
   });
+
+  it('refuses a date that does not exist rather than move it to another day, in-process and through the control API naming set', async () => {
+    const { mock } = twin();
+    for (const impossible of ['2030-02-30T00:00:00Z', '2030-04-31T00:00:00Z', '2031-02-29T00:00:00Z']) {
+      expect(() => mock.clock.set(impossible)).toThrow(
+        `clock.set(): "${impossible}" is not a time: must be a real date: ${impossible.slice(0, 10)} does not exist`,
+      );
+      const res = await mock.fetch('/__mock/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ set: impossible }),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).issues).toEqual([{ path: 'set', message: `must be a real date: ${impossible.slice(0, 10)} does not exist` }]);
+    }
+    expect(() => mock.clock.set('2030-01-15T24:00:00Z')).toThrow(/must be a real time of day/);
+    expect(mock.clock.now().toISOString()).toBe('2026-03-01T08:00:00.000Z');
+    mock.clock.set('2028-02-29T12:00:00+05:30');
+    expect(mock.clock.now().toISOString()).toBe('2028-02-29T06:30:00.000Z');
+  });
 });
 
 describe('the request journal', () => {
@@ -187,6 +207,12 @@ describe('the request journal', () => {
     ]);
     expect(mock.requests({ since: '2026-03-01T08:30:00Z' }).map((r) => r.status)).toEqual([201]);
     expect(() => mock.requests({ since: 'later' })).toThrow(/since "later" is not a time/);
+    expect(() => mock.requests({ since: '2026-02-29T08:30:00Z' })).toThrow(
+      'requests(): since "2026-02-29T08:30:00Z" is not a time: must be a real date: 2026-02-29 does not exist',
+    );
+    const refused = await mock.fetch('/__mock/requests?since=2026-02-30T08:30:00Z');
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).issues).toEqual([{ path: 'since', message: 'must be a real date: 2026-02-30 does not exist' }]);
     mock.clearRequests();
     expect(mock.requests()).toEqual([]);
     await client.orders.add(orderBody(mock.company.company_id, 'F-3'));

@@ -117,7 +117,8 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   }
 
   const bundle = scalarBundlePath();
-  const webhookTransport = createNodeTransport();
+  // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).
+  const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const runtime = createRuntime({
     store,
     config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },

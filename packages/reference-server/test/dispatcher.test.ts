@@ -63,7 +63,8 @@ for (const [kind, via] of [
     // One PGlite for the block (it takes seconds to start); companies keep the tests apart.
     let shared: Store | undefined;
     afterAll(async () => shared?.close());
-    const transport = via === 'node:http' ? createNodeTransport() : undefined;
+    // The receivers listen on loopback: the transport allows private targets as the dispatcher does (a test below refuses them).
+    const transport = via === 'node:http' ? createNodeTransport({ allowPrivate: true }) : undefined;
     afterAll(() => transport?.close());
     const setup = (store: Store, endpoint: Partial<EndpointRecord> & { url: string }, opts: Partial<DispatcherOptions> = {}) =>
       setupDispatcher(store, endpoint, { ...(transport ? { transport } : {}), ...opts });

@@ -91,6 +91,51 @@ describe('strings that are not well-formed Unicode', () => {
   });
 });
 
+describe('bytes that are not UTF-8', () => {
+  it('answer 400 naming the byte offset, on PGlite as in memory, and nothing is stored', async () => {
+    const store = await openSqlStore({ memory: true });
+    try {
+      for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
+        // "José" in ISO-8859-1 inside a UTF-8 body: the é is the lone byte 0xe9.
+        const [before, after] = JSON.stringify(sampleOrder(company.company_id, 'LATIN')).split('"Asha"') as [string, string];
+        const encoder = new TextEncoder();
+        const body = Uint8Array.from([...encoder.encode(`${before}"Jos`), 0xe9, ...encoder.encode(`"${after}`)]);
+        const res = await fetch('/api/order/addOrder', { method: 'POST', headers, body });
+        expect(res.status).toBe(400);
+        const offset = encoder.encode(`${before}"Jos`).byteLength;
+        expect((await res.json()).issues).toEqual([
+          { path: '', message: `is not valid UTF-8: the bytes from offset ${offset} (0xe9) do not make a character` },
+        ]);
+        expect((await (await fetch(`/agency/getCustomers?uuid=${company.uuid}`, { headers })).json()).data).toEqual([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answer 415 naming the charset to a body declared in another charset, and take utf-8 however it is written', async () => {
+    const { fetch, company, headers } = await asCompany();
+    const order = (id: string) => JSON.stringify(sampleOrder(company.company_id, id));
+    const latin = await fetch('/api/order/addOrder', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: order('L-1'),
+    });
+    expect(latin.status).toBe(415);
+    const refused = await latin.json();
+    expect(refused.message).toMatch(/charset must be utf-8, not iso-8859-1/);
+    expect(refused.issues).toEqual([{ path: '', message: 'the body was sent in charset iso-8859-1; only utf-8 is read' }]);
+    for (const [i, charset] of ['UTF-8', 'utf8', '"utf-8"'].entries()) {
+      const res = await fetch('/api/order/addOrder', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': `application/json; charset=${charset}` },
+        body: order(`U-${i}`),
+      });
+      expect(res.status, charset).toBe(201);
+    }
+  });
+});
+
 describe('campaign schedules at the ends of time', () => {
   const campaign = (name: string, schedule_type: string, schedule: string) =>
     JSON.stringify({ name, schedule_type, schedule, days: { monday: ['09:00'] }, template_payload: { template_name: 't' } });
@@ -118,6 +163,24 @@ describe('campaign schedules at the ends of time', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('dates that do not exist', () => {
+  it('answer 400 naming the field, for a campaign schedule and order dates, rather than move them to another day', async () => {
+    const { fetch, company, headers } = await asCompany();
+    for (const schedule of ['2030-02-30T00:00:00Z', '2030-04-31T00:00:00Z', '2031-02-29T00:00:00Z']) {
+      const body = JSON.stringify({ name: schedule, schedule_type: 'once', schedule, template_payload: { template_name: 't' } });
+      const res = await fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body });
+      expect(res.status, schedule).toBe(400);
+      expect((await res.json()).issues).toEqual([{ path: 'schedule', message: `must be a real date: ${schedule.slice(0, 10)} does not exist` }]);
+    }
+    const order = sampleOrder(company.company_id, 'FEB', { companyOrderDate: '2024-02-31', companyOrderDueDate: '2031-02-29' });
+    const res = await fetch('/api/order/addOrder', { method: 'POST', headers, body: JSON.stringify(order) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues.map((i: { path: string }) => i.path)).toEqual(['companyOrderDate', 'companyOrderDueDate']);
+    const campaigns = await (await fetch(`/agency/getCampaignData?uuid=${company.uuid}`, { headers })).json();
+    expect(campaigns.data).toEqual([]);
   });
 });
 

@@ -74,7 +74,7 @@ export interface RequestContext {
   resolveHost: HostResolver | undefined;
   requestId: string;
   now: Date;
-  /** A company by uuid, through a short-lived cache (companies never change once created). */
+  /** A company by uuid, in any case (`canonicalUuid`), through a short-lived cache (companies never change once created). */
   company(uuid: string): Promise<CompanyRecord | null>;
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;

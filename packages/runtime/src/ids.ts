@@ -5,6 +5,18 @@ export interface IdGenerator {
   uuid(): string;
 }
 
+/**
+ * A UUID in the one form company uuids are kept and compared in: lower case. The contract takes A-F
+ * as well as a-f, so every lookup by a uuid a caller gave (a query, a path prefix, an admin path, the
+ * mock's `state(uuid)`) and a uuid a company is made with that the server did not generate (the mock's
+ * `company.uuid` option) goes through this first.
+ *
+ * @example canonicalUuid('53D1BCD3-AAF0-45E1-9298-5395B6A27B61') // '53d1bcd3-aaf0-45e1-9298-5395b6a27b61'
+ */
+export function canonicalUuid(uuid: string): string {
+  return uuid.toLowerCase();
+}
+
 /** Formats 16 bytes as a version-4 UUID. */
 function formatUuid(bytes: Uint8Array): string {
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;

@@ -151,6 +151,21 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(other.json.code).toBe('forbidden');
       });
 
+      it('finds a company by its uuid in upper case: as ?uuid=, as a path prefix and in an admin path', async () => {
+        const upper = A().uuid.toUpperCase();
+        const customers = await call('GET', `/agency/getCustomers?uuid=${upper}`, { token: A().token });
+        expect(customers.status, customers.text).toBe(200);
+        const prefixed = await call('GET', `/${upper}/agency/getCampaignData`, { token: A().token });
+        expect(prefixed.status, prefixed.text).toBe(200);
+        const company = await admin('GET', `/api/v2/companies/${upper}`);
+        expect(company.status, company.text).toBe(200);
+        expect(company.json.data).toMatchObject({ uuid: A().uuid });
+        const hooks = await call('GET', `/api/v2/companies/${upper}/webhooks`, { token: A().token });
+        expect(hooks.status, hooks.text).toBe(200);
+        // Another company's uuid in upper case is still another company's.
+        expect((await call('GET', `/agency/getCustomers?uuid=${B().uuid.toUpperCase()}`, { token: A().token })).status).toBe(403);
+      });
+
       it('answers 403 when the token lacks the scope', async () => {
         const ordersOnly = await admin('POST', `/api/v2/companies/${A().uuid}/tokens`, { scopes: ['orders'] });
         const token = (ordersOnly.json.data as { token: string; scopes: string[] }).token;
@@ -351,6 +366,17 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(r.json.data).toEqual({ created: 1, updated: 0 });
         const list = await call('GET', `/agency/getCustomers?uuid=${B().uuid}&limit=100`, { token: B().token });
         expect((list.json.data as { source: string; phoneNumber: string }[]).find((c) => c.phoneNumber === '+14155550100')?.source).toBe('import');
+      });
+
+      it('lists customers imported in one batch in the order of the batch', async () => {
+        const c = await makeCompany('batch');
+        const phones = ['+14155550130', '+14155550110', '+14155550120'];
+        const r = await admin('POST', `/api/v2/companies/${c.uuid}/customers`, {
+          customers: phones.map((phoneNumber, i) => ({ phoneNumber, firstName: `N${i}` })),
+        });
+        expect(r.json.data).toEqual({ created: 3, updated: 0 });
+        const list = await call('GET', `/agency/getCustomers?uuid=${c.uuid}&limit=100`, { token: c.token });
+        expect((list.json.data as { phoneNumber: string }[]).map((customer) => customer.phoneNumber)).toEqual(phones);
       });
 
       it('manages webhook endpoints: create, list, get, update, rotate, test, deliveries, redeliver, delete', async () => {

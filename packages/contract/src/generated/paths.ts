@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Pages through the company’s campaigns, oldest first (by creation, then id), so pages stay stable while new campaigns arrive. Needs a company token with the `agency` scope.
+         * @description Pages through the company’s campaigns, oldest first (in the order they were made), so pages stay stable while new campaigns arrive. Needs a company token with the `agency` scope.
          */
         get: operations["getCampaignData"];
         put?: never;
@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first. `paging` gives the previous and next page numbers. Needs a company token with the `agency` scope.
+         * @description Pages through the company’s customers (the people its orders name, keyed by phone number, and any imported), oldest first: by creation time, then in the order they were made (customers imported in one batch come in the batch’s order). `paging` gives the previous and next page numbers. Needs a company token with the `agency` scope.
          */
         get: operations["getCustomers"];
         put?: never;
@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The company’s webhook endpoints, oldest first (by creation time, then id: two made in the same millisecond come in the order of their ids). Takes the admin token, or a company token of this company.
+         * @description The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order). Takes the admin token, or a company token of this company.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -1835,7 +1835,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The input is invalid (a field, a query parameter given twice, malformed JSON, a reused Idempotency-Key); `issues` names every offending field. */
+        /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
         BadRequest: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -1916,7 +1916,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The body is not JSON. */
+        /** @description The body is not JSON, or its Content-Type names a charset other than UTF-8 (`utf-8` or `utf8`, in any case). */
         UnsupportedMediaType: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];

@@ -1,4 +1,5 @@
 import { type Clock, createManualClock, systemClock } from '@engagekit/runtime';
+import { timeOf } from './time-input.ts';
 
 /** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
 export interface DueWork {
@@ -12,7 +13,8 @@ export interface MockClock extends Clock {
   /** The mock's current time. */
   now(): Date;
   /**
-   * Puts a manual clock at `date` (a Date, an ISO-8601 string or epoch milliseconds). Nothing runs:
+   * Puts a manual clock at `date` (a Date, epoch milliseconds, or an RFC 3339 date-time string with
+   * seconds and a time zone, as the API takes, whose date and time exist). Nothing runs:
    * work that falls due runs at the next `advance()` (`advance(0)` runs what is due now).
    */
   set(date: Date | string | number): void;
@@ -35,15 +37,6 @@ export function parseDuration(by: number | string): number {
     if (m) return Number(m[1]) * UNITS[m[2] as keyof typeof UNITS];
   }
   throw new TypeError(`advance(): ${JSON.stringify(by)} is not a duration; give milliseconds (>= 0) or a string such as '90s', '90m', '2h' or '1d'.`);
-}
-
-/** `value` as a time: a Date, an ISO-8601 string or epoch milliseconds. */
-function toTime(value: Date | string | number): number {
-  const t = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
-  if (typeof t !== 'number' || !Number.isFinite(t)) {
-    throw new TypeError(`clock.set(): ${JSON.stringify(value)} is not a time; give a Date, an ISO-8601 string or epoch milliseconds.`);
-  }
-  return t;
 }
 
 /**
@@ -71,7 +64,7 @@ export function createMockClock(choice: Clock | 'manual' | undefined, work: () =
     manual: true,
     now: manual.now,
     set(date) {
-      manual.set(new Date(toTime(date)));
+      manual.set(new Date(timeOf(date, 'clock.set(): ', 'set')));
     },
     async advance(by) {
       const ms = parseDuration(by);

@@ -3,7 +3,7 @@
  * and shipped as `dist/control-openapi.json`: a partner in any language can drive the mock with a
  * client generated from it. The schemas come from zod (the contract's request bodies for sample data).
  */
-import { ErrorResponse, jsonSchemaOf, operations } from '@engagekit/contract';
+import { DateTime, ErrorResponse, jsonSchemaOf, operations } from '@engagekit/contract';
 import * as z from 'zod';
 import { MockDataSchema } from './sample-data.ts';
 
@@ -34,10 +34,11 @@ const Clock = z.object({
   manual: z.boolean().meta({ description: 'True with --clock manual: time moves only through POST /__mock/clock.' }),
 });
 const ClockBody = z.object({
-  set: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: 'Put the clock at this time (ISO-8601 or epoch milliseconds); nothing runs.', example: '2026-03-01T08:00:00Z' }),
+  set: z.union([DateTime, z.number()]).optional().meta({
+    description:
+      'Put the clock at this time (an RFC 3339 date-time as the API takes one, or epoch milliseconds); nothing runs. A date or time that does not exist is a 400 naming set.',
+    example: '2026-03-01T08:00:00Z',
+  }),
   advance: z
     .union([z.string(), z.number()])
     .optional()
@@ -161,7 +162,10 @@ const OPERATIONS: Operation[] = [
     path: '/requests',
     operationId: 'listRequests',
     summary: 'The request journal',
-    query: { operationId: 'One operation only.', since: 'Only requests at or after this time (ISO-8601).' },
+    query: {
+      operationId: 'One operation only.',
+      since: 'Only requests at or after this time: an RFC 3339 date-time such as 2026-03-01T08:00:00Z (one that does not exist is a 400 naming since).',
+    },
     data: z.array(RecordedRequest),
   },
   { method: 'delete', path: '/requests', operationId: 'clearRequests', summary: 'Forget the request journal', data: z.array(RecordedRequest) },

@@ -7,6 +7,7 @@ import type { Fault, FaultOptions } from './faults.ts';
 import type { MockRequest, RequestFilter } from './journal.ts';
 import type { LoadedData, MockData } from './sample-data.ts';
 import type { MockState } from './state.ts';
+import { TimeInputError } from './time-input.ts';
 import type { MockWebhook } from './webhook-sink.ts';
 
 /** The reserved path prefix of the control endpoints. */
@@ -171,6 +172,10 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     ),
   );
   app.onError((err, c) => {
+    // A time that is none names its input (`set`, `since`), as the API's 400s name their fields.
+    if (err instanceof TimeInputError) {
+      return errorAnswer(new HttpError(400, err.message, { issues: [{ path: err.field, message: err.problem }] }), requestIdOf(c.req.raw));
+    }
     const bad = err instanceof ControlInputError || err instanceof TypeError || err.name === 'MockDataError';
     return errorAnswer(new HttpError(bad ? 400 : 500, err.message), requestIdOf(c.req.raw));
   });

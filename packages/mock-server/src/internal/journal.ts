@@ -1,4 +1,5 @@
 import { copy } from '@engagekit/runtime';
+import { timeOf } from './time-input.ts';
 
 /** A request the code under test sent to the mock, and what the mock answered. */
 export interface MockRequest {
@@ -61,7 +62,7 @@ function kept(entry: Entry): Kept {
 export interface RequestFilter {
   /** Only requests for this operation. */
   operationId?: string;
-  /** Only requests that arrived at or after this time (on the mock's clock). */
+  /** Only requests that arrived at or after this time (on the mock's clock): a Date, epoch milliseconds or an RFC 3339 date-time. */
   since?: Date | string | number;
 }
 
@@ -83,8 +84,7 @@ export function createJournal(limit: number) {
     },
     /** The requests kept, oldest first, that pass `filter`. */
     list(filter: RequestFilter = {}): MockRequest[] {
-      const since = filter.since === undefined ? undefined : new Date(filter.since).getTime();
-      if (since !== undefined && Number.isNaN(since)) throw new TypeError(`requests(): since ${JSON.stringify(filter.since)} is not a time.`);
+      const since = filter.since === undefined ? undefined : timeOf(filter.since, 'requests(): since ', 'since');
       return entries
         .slice(-limit)
         .filter((e) => (filter.operationId === undefined || e.operationId === filter.operationId) && (since === undefined || e.at >= since))

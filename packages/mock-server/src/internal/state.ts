@@ -1,5 +1,15 @@
 import type { Campaign, Company, Customer, Delivery, Order, Template, WebhookEndpoint, WebhookEvent } from '@engagekit/contract';
-import { type Page, type PageRequest, presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, type Store } from '@engagekit/runtime';
+import {
+  canonicalUuid,
+  type Page,
+  type PageRequest,
+  presentCampaign,
+  presentCustomer,
+  presentDelivery,
+  presentEndpoint,
+  presentOrder,
+  type Store,
+} from '@engagekit/runtime';
 
 /** Everything the mock holds for one company, as the API shows it; every list oldest first. */
 export interface MockState {
@@ -17,7 +27,8 @@ export interface MockState {
 }
 
 /** The state of one company as the store holds it, or null when the store does not know the company. */
-export async function companyState(store: Store, companyUuid: string): Promise<MockState | null> {
+export async function companyState(store: Store, given: string): Promise<MockState | null> {
+  const companyUuid = canonicalUuid(given);
   const company = await store.getCompany(companyUuid);
   if (!company) return null;
   const endpoints = await all((p) => store.listEndpoints(companyUuid, p));

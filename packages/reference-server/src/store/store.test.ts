@@ -158,6 +158,38 @@ describe.skipIf(!databaseUrl)(
       }
     });
 
+    it('lists what several instances made in one instant in the order they made it, whichever instance reads', async () => {
+      const url = await freshUrl();
+      const [a, b] = await Promise.all([openSqlStore({ databaseUrl: url }), openSqlStore({ databaseUrl: url })]);
+      try {
+        const co = await a.createCompany(company(1));
+        const now = writer().ctx.now;
+        const customer = (id: string, phoneNumber: string) => ({
+          id,
+          company_uuid: co.uuid,
+          phoneNumber,
+          name: 'X',
+          firstName: 'X',
+          lastName: null,
+          email: null,
+          source: 'import' as const,
+          orders_count: 0,
+          orders_amount: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        // Ids and phone numbers sort against the order they are made in.
+        await a.saveCustomers([customer('cus_z', '+15550000030'), customer('cus_y', '+15550000020')]);
+        await b.saveCustomers([customer('cus_m', '+15550000010')]);
+        await a.saveCustomers([customer('cus_a', '+15550000005')]);
+        for (const reader of [a, b]) {
+          expect((await reader.listCustomers(co.uuid, { page: 1, limit: 10 })).items.map((c) => c.id)).toEqual(['cus_z', 'cus_y', 'cus_m', 'cus_a']);
+        }
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
     it('tells its own listeners of deliveries it queued once, and other instances through NOTIFY', async () => {
       const url = await freshUrl();
       const [a, b] = await Promise.all([openSqlStore({ databaseUrl: url }), openSqlStore({ databaseUrl: url })]);

@@ -1,7 +1,8 @@
+import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXCERPT_BYTES } from '../../../runtime/src/webhooks/transport.ts';
-import { createNodeTransport, headerList } from './node-transport.ts';
+import { createNodeTransport, headerList, type NodeTransportOptions } from './node-transport.ts';
 
 const servers: Server[] = [];
 const transports: { close(): void }[] = [];
@@ -24,10 +25,22 @@ async function serve(answer: (body: string, res: import('node:http').ServerRespo
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`, connections: () => connections };
 }
 
-function transport() {
-  const t = createNodeTransport({ maxSockets: 4 });
+/** A transport to the loopback servers above (private targets allowed), or with `options` of its own. */
+function transport(options: NodeTransportOptions = { allowPrivate: true }) {
+  const t = createNodeTransport({ maxSockets: 4, ...options });
   transports.push(t);
   return t;
+}
+
+/** A resolver that answers each call with the next of `answers` (the last one again once they run out), counting the calls. */
+function resolverAnswering(...answers: string[]) {
+  const asked: string[] = [];
+  const resolve = async (host: string): Promise<LookupAddress[]> => {
+    asked.push(host);
+    const address = answers[Math.min(asked.length, answers.length) - 1] as string;
+    return [{ address, family: address.includes(':') ? 6 : 4 }];
+  };
+  return { resolve, asked };
 }
 
 describe('createNodeTransport', () => {
@@ -91,6 +104,63 @@ describe('createNodeTransport', () => {
 
   it("rejects with the connection's error when nothing listens", async () => {
     await expect(transport()({ url: 'http://127.0.0.1:9/hooks', headers: {}, body: '{}', timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('createNodeTransport, without private targets allowed', () => {
+  const post = (send: ReturnType<typeof transport>, url: string) => send({ url, headers: {}, body: '{}', timeoutMs: 5000 });
+
+  it('connects to the address its own lookup checked: a name that answers a public address, then a private one (DNS rebinding), is refused', async () => {
+    let reached = 0;
+    const rx = await serve((_, res) => {
+      reached++;
+      res.writeHead(200).end();
+    });
+    const port = new URL(rx.url).port;
+    // The first answer is what a check made before connecting would have seen; the connection asks again.
+    const rebinding = resolverAnswering('93.184.216.34', '127.0.0.1');
+    await rebinding.resolve('rebind.test');
+    const send = transport({ resolve: rebinding.resolve });
+    await expect(post(send, `http://rebind.test:${port}/hooks`)).rejects.toMatchObject({
+      name: 'WebhookTargetError',
+      message: expect.stringMatching(/rebind\.test resolves to 127\.0\.0\.1 \(loopback\).*WEBHOOK_ALLOW_PRIVATE=1/),
+    });
+    expect(rebinding.asked).toEqual(['rebind.test', 'rebind.test']);
+    expect(reached).toBe(0);
+  });
+
+  it('refuses a name any of whose addresses is not global unicast, in any IPv6 form', async () => {
+    for (const address of ['10.0.0.1', '::ffff:7f00:1', '64:ff9b::a9fe:a9fe', '2002:c0a8:101::', 'fec0::1', 'fd00::1']) {
+      const send = transport({
+        resolve: async () => [
+          { address: '93.184.216.34', family: 4 },
+          { address, family: address.includes(':') ? 6 : 4 },
+        ],
+      });
+      await expect(post(send, 'http://hooks.test/x'), address).rejects.toMatchObject({ name: 'WebhookTargetError', message: expect.stringContaining(address) });
+    }
+  });
+
+  it('refuses an IP literal that is not global unicast without connecting', async () => {
+    let reached = 0;
+    const rx = await serve((_, res) => {
+      reached++;
+      res.writeHead(200).end();
+    });
+    const port = new URL(rx.url).port;
+    const send = transport({});
+    for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]']) {
+      await expect(post(send, `http://${host}:${port}/hooks`), host).rejects.toMatchObject({ name: 'WebhookTargetError' });
+    }
+    expect(reached).toBe(0);
+  });
+
+  it('sends to the address its lookup gave once private targets are allowed', async () => {
+    const rx = await serve((_, res) => res.writeHead(204).end());
+    const local = resolverAnswering('127.0.0.1');
+    const answer = await post(transport({ allowPrivate: true, resolve: local.resolve }), `http://receiver.test:${new URL(rx.url).port}/hooks`);
+    expect(answer.status).toBe(204);
+    expect(local.asked).toEqual(['receiver.test']);
   });
 });
 

@@ -1,22 +1,33 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
-import { EXCERPT_BYTES, type WebhookAnswer, type WebhookTransport } from '@engagekit/runtime';
+import { EXCERPT_BYTES, resolvedAddressProblem, urlHostProblem, type WebhookAnswer, WebhookTargetError, type WebhookTransport } from '@engagekit/runtime';
 
 /** Options of the Node transport. */
 export interface NodeTransportOptions {
   /** Connections kept to one receiver (host and port) at most; match the dispatcher's concurrency. Default 64. */
   maxSockets?: number;
+  /**
+   * Connect to loopback and private addresses too (`WEBHOOK_ALLOW_PRIVATE=1`). Default false: every
+   * address a connection goes to is checked in the connection's own DNS lookup, so a name that
+   * answers a public address to one lookup and a private one to the next (DNS rebinding) is refused.
+   */
+  allowPrivate?: boolean;
+  /** Resolves a host name to every address it has, as `dns.lookup(host, { all: true })` does (the default). */
+  resolve?: (host: string) => Promise<LookupAddress[]>;
 }
 
 /** The most of an answer's body read (to keep its connection for the next POST); a longer body closes the connection. */
 const DRAIN_BYTES = 64 * 1024;
 
-/** A receiver's URL as node:http takes it: its request options and its Host header. */
+/** A receiver's URL as node:http takes it: its request options and its Host header, or why it may not be sent to. */
 interface Target {
   secure: boolean;
   options: RequestOptions;
   host: string;
+  problem: string | null;
 }
 
 /** The most receivers' URLs the transport keeps parsed; past that it starts again. */
@@ -40,6 +51,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, scheduling: 'lifo' as const };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
+  const allowPrivate = options.allowPrivate ?? false;
+  // node:net calls `lookup` for a host name only; an IP literal is checked with its URL (`target`).
+  const lookup = allowPrivate && !options.resolve ? undefined : checkedLookup(options.resolve ?? systemResolve, allowPrivate);
 
   const targets = new Map<string, Target>();
   /** `url` parsed once for all the POSTs to it. */
@@ -48,7 +62,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     if (!t) {
       const parsed = new URL(url);
       if (targets.size >= TARGETS_KEPT) targets.clear();
-      t = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed), host: parsed.host };
+      const problem = allowPrivate ? null : urlHostProblem(parsed);
+      t = { secure: parsed.protocol === 'https:', options: { ...urlToHttpOptions(parsed), ...(lookup ? { lookup } : {}) }, host: parsed.host, problem };
       targets.set(url, t);
     }
     return t;
@@ -56,7 +71,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
 
   function post({ url, headers, body, timeoutMs }: Parameters<WebhookTransport>[0], retried = false): Promise<WebhookAnswer> {
     return new Promise((resolve, reject) => {
-      const { secure, options, host } = target(url);
+      const { secure, options, host, problem } = target(url);
+      if (problem) return reject(new WebhookTargetError(problem));
       const req = (secure ? httpsRequest : httpRequest)(
         { ...options, method: 'POST', agent: secure ? https : http, headers: headerList(host, headers, Buffer.byteLength(body)) },
         (res) => readAnswer(res, resolve),
@@ -74,11 +90,43 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
   }
 
   return Object.assign(post, {
+    checksAddresses: !allowPrivate,
     close() {
       http.destroy();
       https.destroy();
     },
   });
+}
+
+const systemResolve = (host: string) =>
+  new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+
+/**
+ * A `lookup` for node:net that resolves a host name once and hands the connection only addresses it
+ * has checked: unless `allowPrivate`, every address the name resolves to must be global unicast, or
+ * the connection fails with a WebhookTargetError and nothing is sent. Answers as `dns.lookup` does,
+ * a list when `options.all` asks for one (Node's default happy-eyeballs connect does).
+ */
+export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]>, allowPrivate = false): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (found) => {
+        if (!allowPrivate) {
+          for (const { address } of found) {
+            const problem = resolvedAddressProblem(hostname, address);
+            if (problem) return callback(new WebhookTargetError(problem) as NodeJS.ErrnoException, '', 0);
+          }
+        }
+        const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+        const addresses = family ? found.filter((a) => a.family === family) : found;
+        const first = addresses[0];
+        if (!first) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        if (options.all) (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
 }
 
 /**

@@ -58,7 +58,7 @@ export function importedNames(row: CustomerImport) {
   return { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
 }
 
-/** Unique phone numbers in code-unit order: the order locks and new ids are taken in. */
+/** Unique phone numbers in code-unit order: the order locks are taken in. */
 const sortedPhones = (phones: Iterable<string>) => [...new Set(phones)].sort();
 
 /**
@@ -95,7 +95,8 @@ async function everything<T>(list: (page: { page: number; limit: number }) => Pr
 
 /**
  * Re-derives every customer of the company from its orders, while its order writes and imports wait:
- * creates the missing, updates the stale, removes 'orders' customers no order names any more.
+ * creates the missing (in the order of their first orders), updates the stale, removes 'orders'
+ * customers no order names any more.
  */
 export function syncCustomers(store: Store, write: WriteContext, companyUuid: string): Promise<CustomerSyncResult> {
   return store.transaction(async (tx) => {
@@ -110,7 +111,8 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
     const now = iso(write.now);
     const result: CustomerSyncResult = { total: 0, created: 0, updated: 0, removed: 0 };
     const changed: CustomerRecord[] = [];
-    for (const phone of sortedPhones(byPhone.keys())) {
+    // Phones in the order of their first orders (listed oldest first): new customers are made in that order.
+    for (const phone of byPhone.keys()) {
       const derived = deriveCustomer(phoneOrdersOf(byPhone.get(phone) ?? [])) as DerivedCustomer;
       const customer = current.get(phone);
       if (!customer) {
@@ -133,7 +135,8 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
 /**
  * Imports customers by phone number: a new phone becomes an 'import' customer; an existing customer
  * takes the row's names and keeps its source and counts. Within one batch the first row of a phone
- * fixes its id and the last its names; each row counts as created or updated.
+ * fixes its id and its place (new customers are made in the order of the batch) and the last its
+ * names; each row counts as created or updated.
  */
 export function importCustomers(store: Store, write: WriteContext, companyUuid: string, rows: CustomerImport[]): Promise<{ created: number; updated: number }> {
   if (rows.length === 0) return Promise.resolve({ created: 0, updated: 0 });
@@ -163,7 +166,9 @@ export function importCustomers(store: Store, write: WriteContext, companyUuid: 
         created++;
       }
     }
-    await tx.saveCustomers(phones.map((phone) => customers.get(phone) as CustomerRecord));
+    // Saved in the batch's order, so customers made in this one instant are listed in that order.
+    const inBatchOrder = [...new Set(rows.map((row) => row.phoneNumber))];
+    await tx.saveCustomers(inBatchOrder.map((phone) => customers.get(phone) as CustomerRecord));
     return { created, updated: rows.length - created };
   });
 }

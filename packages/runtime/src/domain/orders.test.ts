@@ -8,7 +8,7 @@ import { eachTestStore, forEveryStore } from '../../test/every-store.ts';
 import { company, deliveriesOf, endpoint, orderFields, range, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
 import type { CustomerRecord } from '../store/types.ts';
 import { importCustomers, syncCustomers } from './customers.ts';
-import { orderSnapshot, updateOrder, upsertOrder } from './orders.ts';
+import { newOrderRecord, orderSnapshot, updateOrder, upsertOrder } from './orders.ts';
 
 const PHONE_A = '+15550000001';
 const PHONE_B = '+15550000002';
@@ -303,23 +303,43 @@ forEveryStore((kind, makeStore) => {
       expect(await syncCustomers(store(), w.ctx, co.uuid)).toEqual({ total: 2, created: 0, updated: 0, removed: 0 });
     });
 
-    it('lists customers oldest first, then by id, one page at a time', async () => {
+    it('lists customers imported in one batch in the order of the batch, then later ones, one page at a time', async () => {
       const co = await seedCompany(store());
       const w = writer();
-      // Same time, ids handed out in reverse order: the ids decide.
+      // One instant; neither the ids nor the phone numbers sort in the batch's order.
       await importCustomers(
         store(),
         w.withIds('cus_c', 'cus_b', 'cus_a'),
         co.uuid,
-        ['+15550000010', '+15550000011', '+15550000012'].map((phoneNumber) => ({ phoneNumber, firstName: 'X' })),
+        ['+15550000012', '+15550000010', '+15550000011'].map((phoneNumber) => ({ phoneNumber, firstName: 'X' })),
       );
       w.tick();
       await importCustomers(store(), w.withIds('cus_0'), co.uuid, [{ phoneNumber: '+15550000013', firstName: 'Y' }]);
       const first = await store().listCustomers(co.uuid, { page: 1, limit: 3 });
       expect(first.total).toBe(4);
-      expect(first.items.map((c) => c.id)).toEqual(['cus_a', 'cus_b', 'cus_c']);
+      expect(first.items.map((c) => [c.id, c.phoneNumber])).toEqual([
+        ['cus_c', '+15550000012'],
+        ['cus_b', '+15550000010'],
+        ['cus_a', '+15550000011'],
+      ]);
       expect((await store().listCustomers(co.uuid, { page: 2, limit: 3 })).items.map((c) => c.id)).toEqual(['cus_0']);
       expect(await store().listCustomers(company(2).uuid, { page: 1, limit: 3 })).toEqual({ items: [], total: 0 });
+    });
+
+    it('makes the customers a sync derives in the order of their first orders', async () => {
+      const co = await seedCompany(store());
+      const w = writer();
+      // Orders stored as they are (no customer derived yet), in one instant, phones and ids in other orders.
+      for (const [id, key, phoneNumber] of [
+        ['ord_3', 'ORD-1', '+15550000030'],
+        ['ord_1', 'ORD-2', '+15550000010'],
+        ['ord_2', 'ORD-3', '+15550000020'],
+        ['ord_0', 'ORD-4', '+15550000030'],
+      ] as const) {
+        await store().saveOrder(newOrderRecord(id, co, key, orderFields({ phoneNumber }), w.ctx.now));
+      }
+      expect(await syncCustomers(store(), w.withIds('cus_c', 'cus_a', 'cus_b'), co.uuid)).toMatchObject({ created: 3 });
+      expect((await customers(co.uuid)).map((c) => c.phoneNumber)).toEqual(['+15550000030', '+15550000010', '+15550000020']);
     });
   });
 });

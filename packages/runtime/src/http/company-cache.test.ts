@@ -45,4 +45,14 @@ describe('createCompanyCache', () => {
     expect(await company(later.uuid)).toEqual(later);
     expect(reads()).toBe(2);
   });
+
+  it('finds a company by its uuid in upper case, as one entry with the lower-case one', async () => {
+    const { store, reads } = await counting();
+    const withLetters = { ...acme, uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61', company_id: 'LETTERS' };
+    await store.createCompany(withLetters);
+    const company = createCompanyCache(store, () => 0);
+    expect(await company(withLetters.uuid.toUpperCase())).toEqual(withLetters);
+    expect(await company(withLetters.uuid)).toEqual(withLetters);
+    expect(reads()).toBe(1);
+  });
 });

@@ -3,7 +3,7 @@ import { cloneGraph, copy, frozen } from './copy.ts';
 import { createMemoryCampaignRuns } from './memory-campaign-runs.ts';
 import { createMemoryDispatch } from './memory-dispatch.ts';
 import { createMemoryIdempotency } from './memory-idempotency.ts';
-import { compareCreated, iso, pageOffset, phoneOrdersOf, type WriteLease } from './shared.ts';
+import { compareCreatedAt, iso, pageOffset, phoneOrdersOf, type WriteLease } from './shared.ts';
 import { SortedList } from './sorted-list.ts';
 import {
   type CampaignRecord,
@@ -63,8 +63,7 @@ function refill(target: Record<string, unknown>, source: Record<string, unknown>
       into.clear();
       for (const v of from as Set<unknown>) into.add(v);
     } else if (into instanceof SortedList) {
-      into.items.length = 0;
-      for (const item of (from as SortedList<never>).items) into.items.push(item);
+      into.refillFrom(from as SortedList<never>);
     } else {
       refill(into as Record<string, unknown>, from as Record<string, unknown>);
     }
@@ -169,14 +168,16 @@ export function createMemoryStore(): MemoryStore {
     dispatch.forget(delivery.id);
   }
 
-  function addCustomer(state: CompanyState, customer: CustomerRecord): void {
+  /** Adds a customer; with the `seq` its removal gave, back at its place in the list. */
+  function addCustomer(state: CompanyState, customer: CustomerRecord, seq?: number): void {
     state.customers.set(customer.phoneNumber, customer);
-    state.customerList.insert(customer);
+    state.customerList.insert(customer, seq);
   }
 
-  function removeCustomer(state: CompanyState, customer: CustomerRecord): void {
+  /** Removes a customer; its place in the list, for `addCustomer` to put it back (an undo). */
+  function removeCustomer(state: CompanyState, customer: CustomerRecord): number | undefined {
     state.customers.delete(customer.phoneNumber);
-    state.customerList.remove(customer);
+    return state.customerList.remove(customer);
   }
 
   function indexPhone(state: CompanyState, phone: string, companyOrderId: string, add: boolean): void {
@@ -190,13 +191,17 @@ export function createMemoryStore(): MemoryStore {
     }
   }
 
-  /** Puts `order` in place of whatever order has its key (or removes that one, with `order` null); keeps the indexes and the total. */
+  /**
+   * Puts `order` in place of whatever order has its key (or removes that one, with `order` null); keeps
+   * the indexes and the total. A replaced order keeps its place in the map, which is the order orders
+   * were made in (listOrders' tie-break).
+   */
   function putOrder(state: CompanyState, companyOrderId: string, order: OrderRecord | null): OrderRecord | null {
     const previous = state.orders.get(companyOrderId) ?? null;
     if (previous) {
       state.orderAmount = addDecimal(state.orderAmount, toDecimal(previous.totalAmount), -1);
       indexPhone(state, previous.phoneNumber, companyOrderId, false);
-      state.orders.delete(companyOrderId);
+      if (!order) state.orders.delete(companyOrderId);
     }
     if (order) {
       state.orderAmount = addDecimal(state.orderAmount, toDecimal(order.totalAmount));
@@ -256,9 +261,10 @@ export function createMemoryStore(): MemoryStore {
     },
 
     async listTemplates(companyUuid) {
+      // The map holds templates in the order they were made (an update keeps a key's place).
       return [...templates.values()]
         .filter((t) => t.company_uuid === companyUuid)
-        .sort(compareCreated)
+        .sort(compareCreatedAt)
         .map(copy);
     },
 
@@ -325,7 +331,7 @@ export function createMemoryStore(): MemoryStore {
       undoable(() => putOrder(state, order.company_order_id, previous));
     },
     async listOrders(companyUuid, request) {
-      const all = [...(states.get(companyUuid)?.orders.values() ?? [])].sort(compareCreated);
+      const all = [...(states.get(companyUuid)?.orders.values() ?? [])].sort(compareCreatedAt);
       return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
     async phoneOrders(companyUuid, phoneNumber) {
@@ -374,8 +380,8 @@ export function createMemoryStore(): MemoryStore {
       const doomed = new Set(ids);
       for (const customer of [...state.customers.values()]) {
         if (!doomed.has(customer.id)) continue;
-        removeCustomer(state, customer);
-        undoable(() => addCustomer(state, customer));
+        const seq = removeCustomer(state, customer);
+        undoable(() => addCustomer(state, customer, seq));
       }
     },
 
@@ -447,7 +453,7 @@ export function createMemoryStore(): MemoryStore {
       return event ? copy(event) : null;
     },
     async listEvents(companyUuid, request) {
-      const all = [...events.values()].filter((e) => e.company_uuid === companyUuid).sort(compareCreated);
+      const all = [...events.values()].filter((e) => e.company_uuid === companyUuid).sort(compareCreatedAt);
       return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
     async listDeliveries(companyUuid, endpointId, request) {

@@ -14,10 +14,12 @@ export function pageOffset(page: PageRequest): number {
   return (page.page - 1) * page.limit;
 }
 
-/** Oldest first: by `created_at`, then by id (compared as code units, like the SQL store's `COLLATE "C"`). */
-export function compareCreated(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/**
+ * Oldest first, by `created_at` alone: for a stable sort of records already in the order they were
+ * made, which keeps that order among records of one instant (the SQL store's `created_seq`).
+ */
+export function compareCreatedAt(a: { created_at: string }, b: { created_at: string }): number {
+  return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { Campaign, Company, Customer, Delivery, EventType, Order, Template,
 
 /**
  * Records as the store keeps them. Timestamps are ISO-8601 UTC strings with milliseconds
- * (`2025-01-15T10:00:00.000Z`); every list is ordered oldest first (by creation, then id).
+ * (`2025-01-15T10:00:00.000Z`); every list is ordered oldest first: by creation time, then in the
+ * order the records were made (saved), not by id, so records made in one instant keep their order.
  */
 export type CompanyRecord = Company;
 
@@ -247,7 +248,7 @@ export interface Store {
   // ---- templates ----
   /** Inserts or updates the template keyed by (company_uuid, template_name, phone_number); keeps id and created_at on update. */
   upsertTemplate(template: TemplateRecord): Promise<TemplateRecord>;
-  /** The company's templates, oldest first (by creation, then id). */
+  /** The company's templates, oldest first (by creation, then in the order they were made). */
   listTemplates(companyUuid: string): Promise<TemplateRecord[]>;
 
   // ---- campaigns ----
@@ -278,7 +279,7 @@ export interface Store {
    * a failure rejects the transaction.
    */
   saveOrder(order: OrderRecord): Promise<void>;
-  /** The company's orders, oldest first (by creation, then id). */
+  /** The company's orders, oldest first (by creation, then in the order they were made). */
   listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
   /** What the company's orders that name `phoneNumber` come to (see `phoneOrdersOf`); null when none does. */
   phoneOrders(companyUuid: string, phoneNumber: string): Promise<PhoneOrders | null>;
@@ -288,6 +289,7 @@ export interface Store {
   // ---- customers ----
   /** The company's customers with these phone numbers (in no particular order). */
   getCustomers(companyUuid: string, phoneNumbers: string[]): Promise<CustomerRecord[]>;
+  /** The company's customers, oldest first (by creation, then in the order they were saved: a batch keeps its order). */
   listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
   /** How many customers the company has: the total of `listCustomers`, without a page. */
   countCustomers(companyUuid: string): Promise<number>;

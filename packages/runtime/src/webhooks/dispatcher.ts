@@ -15,7 +15,11 @@ export interface DispatcherOptions {
   retrySchedule?: number[];
   /** Allow loopback and private targets (tests, development). Default false. */
   allowPrivate?: boolean;
-  /** Resolves target hosts, to refuse private addresses again at delivery time (DNS can change). */
+  /**
+   * Resolves target hosts before each attempt, to refuse private addresses again at delivery time (DNS
+   * can change), for a transport that cannot check the address it connects to (fetch). Unused with a
+   * transport that checks them itself (`checksAddresses`, as createNodeTransport does).
+   */
   resolveHost?: HostResolver | undefined;
   /** How attempts are sent, when no `transport` is given. Default: the global fetch. The mock passes its own. */
   fetch?: (request: Request) => Promise<Response>;
@@ -82,6 +86,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options.logger ?? silentLogger;
   const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
   const send = options.transport ?? fetchTransport(options.fetch ?? ((r: Request) => fetch(r)));
+  const allowPrivate = options.allowPrivate ?? false;
   const concurrency = options.concurrency ?? 64;
   const timeoutMs = options.attemptTimeoutMs ?? 15_000;
   const leaseMs = options.leaseMs ?? 6_000;
@@ -182,7 +187,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let error: string | null = null;
     let retryAfterS: number | null = null;
     const t0 = performance.now();
-    const problem = await webhookTargetProblem(endpoint.url, { allowPrivate: options.allowPrivate ?? false, resolve: options.resolveHost });
+    const problem = await webhookTargetProblem(endpoint.url, { allowPrivate, resolve: send.checksAddresses ? undefined : options.resolveHost });
     if (problem) {
       error = `not sent: the URL ${problem}`;
     } else {
@@ -202,7 +207,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         error =
           name === 'TimeoutError' || name === 'AbortError'
             ? `no answer within ${timeoutMs / 1000} s`
-            : `connection failed: ${(e as Error)?.message ?? String(e)}`;
+            : name === 'WebhookTargetError'
+              ? `not sent: the URL ${(e as Error).message}`
+              : `connection failed: ${(e as Error)?.message ?? String(e)}`;
       }
     }
     const latencyMs = Math.round((performance.now() - t0) * 10) / 10;

@@ -18,10 +18,18 @@ export interface WebhookAnswer {
 
 /**
  * Sends one webhook POST, never following a redirect (a 3xx is the answer). Rejects with an error
- * named `TimeoutError` when no answer comes within `timeoutMs`, and with the connection's own error
- * when it cannot connect.
+ * named `TimeoutError` when no answer comes within `timeoutMs`, with one named `WebhookTargetError`
+ * when it refuses the address it would connect to, and with the connection's own error when it cannot
+ * connect.
  */
-export type WebhookTransport = (post: WebhookPost) => Promise<WebhookAnswer>;
+export type WebhookTransport = ((post: WebhookPost) => Promise<WebhookAnswer>) & {
+  /**
+   * True when the transport checks every address it connects to, in its connections' own DNS lookup
+   * (createNodeTransport): the dispatcher then resolves nothing itself, so no host is resolved twice
+   * and the address checked is the address connected to.
+   */
+  readonly checksAddresses?: boolean;
+};
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const EXCERPT_BYTES = 512;

@@ -70,6 +70,20 @@ export function describeOrderConformance(store: CurrentStore): void {
       expect(await store().listOrders(company(3).uuid, { page: 1, limit: 2 })).toEqual({ items: [], total: 0 });
     });
 
+    it('lists orders made in one instant in the order they were made, not by id; saving one again keeps its place', async () => {
+      const co = await seedCompany(store());
+      const now = writer().ctx.now;
+      for (const [id, key] of [
+        ['ord_c', 'ORD-1'],
+        ['ord_a', 'ORD-2'],
+        ['ord_b', 'ORD-3'],
+      ] as const) {
+        await store().saveOrder(order(co, id, key, now));
+      }
+      await store().saveOrder({ ...order(co, 'ord_c', 'ORD-1', now), totalAmount: 5, version: 2 });
+      expect((await store().listOrders(co.uuid, { page: 1, limit: 10 })).items.map((o) => o.company_order_id)).toEqual(['ORD-1', 'ORD-2', 'ORD-3']);
+    });
+
     it("sums a phone's orders exactly, with the latest updated of them (ties: the larger id), in its company only", async () => {
       const co = await seedCompany(store(), 1);
       const other = await seedCompany(store(), 2);
@@ -138,21 +152,23 @@ export function describeOrderConformance(store: CurrentStore): void {
       expect([await store().countCustomers(a.uuid), await store().countCustomers(b.uuid)]).toEqual([1, 1]);
     });
 
-    it('lists customers oldest first, then by id, one page at a time', async () => {
+    it('lists customers oldest first, those saved in one batch in the order of the batch (not by id), one page at a time', async () => {
       const co = await seedCompany(store());
       const w = writer();
       const first = w.ctx.now;
-      // Same time, ids in reverse order of the phones: the ids decide.
+      // One batch, one instant, ids and phones in another order than the batch's: the batch's order stands.
       await store().saveCustomers([
-        customer(co, 'cus_c', '+15550000010', first),
-        customer(co, 'cus_b', '+15550000011', first),
+        customer(co, 'cus_c', '+15550000011', first),
         customer(co, 'cus_a', '+15550000012', first),
+        customer(co, 'cus_b', '+15550000010', first),
       ]);
       await store().saveCustomers([customer(co, 'cus_0', '+15550000013', w.tick())]);
+      // Saving one again (an update) keeps its place.
+      await store().saveCustomers([customer(co, 'cus_c', '+15550000011', first, { name: 'Renamed', updated_at: w.ctx.now })]);
       const page1 = await store().listCustomers(co.uuid, { page: 1, limit: 3 });
       expect(page1.total).toBe(4);
       expect(await store().countCustomers(co.uuid)).toBe(4);
-      expect(page1.items.map((c) => c.id)).toEqual(['cus_a', 'cus_b', 'cus_c']);
+      expect(page1.items.map((c) => c.id)).toEqual(['cus_c', 'cus_a', 'cus_b']);
       expect((await store().listCustomers(co.uuid, { page: 2, limit: 3 })).items.map((c) => c.id)).toEqual(['cus_0']);
       expect(await store().listCustomers(company(2).uuid, { page: 1, limit: 3 })).toEqual({ items: [], total: 0 });
       expect(await store().countCustomers(company(2).uuid)).toBe(0);
@@ -173,6 +189,11 @@ export function describeOrderConformance(store: CurrentStore): void {
       expect(await store().getEvent('evt_2')).toEqual(first);
       expect(await store().listEvents(co.uuid, { page: 1, limit: 10 })).toEqual({ items: [first, second], total: 2 });
       expect((await store().listEvents(co.uuid, { page: 2, limit: 1 })).items).toEqual([second]);
+      // Made in one instant: in the order they were appended, not by id.
+      const third = event(co, 'evt_9', w.tick());
+      const fourth = event(co, 'evt_0', w.ctx.now);
+      for (const e of [third, fourth]) await store().appendEvent(e, []);
+      expect((await store().listEvents(co.uuid, { page: 1, limit: 10 })).items).toEqual([first, second, third, fourth]);
     });
 
     it('adds pending deliveries with their event, each read back as added, and more of an event it has', async () => {

@@ -25,16 +25,17 @@ export function describeWebhookConformance(store: CurrentStore): void {
   }
 
   describe('webhook endpoints', () => {
-    it('creates, reads and lists endpoints oldest first, then by id', async () => {
+    it('creates, reads and lists endpoints oldest first, then in the order they were made', async () => {
       const co = await seedCompany(store());
       const w = writer();
       const later = endpoint(co.uuid, 'wh_a', w.tick());
       await store().createEndpoint(later);
       const b = await store().createEndpoint(endpoint(co.uuid, 'wh_b', '2025-01-15T10:00:00Z'));
-      const c = await store().createEndpoint(endpoint(co.uuid, 'wh_c', '2025-01-15T10:00:00.000Z', { events: ['order.created'], description: 'warehouse' }));
+      // Made after b in the same instant, with an id that sorts before b's.
+      const c = await store().createEndpoint(endpoint(co.uuid, 'wh_0', '2025-01-15T10:00:00.000Z', { events: ['order.created'], description: 'warehouse' }));
       expect(b.created_at).toBe('2025-01-15T10:00:00.000Z');
-      expect(await store().getEndpoint(co.uuid, 'wh_c')).toEqual(c);
-      expect(await store().getEndpoint(company(2).uuid, 'wh_c')).toBeNull();
+      expect(await store().getEndpoint(co.uuid, 'wh_0')).toEqual(c);
+      expect(await store().getEndpoint(company(2).uuid, 'wh_0')).toBeNull();
       const first = await store().listEndpoints(co.uuid, { page: 1, limit: 2 });
       expect(first).toEqual({ items: [b, c], total: 3 });
       expect((await store().listEndpoints(co.uuid, { page: 2, limit: 2 })).items).toEqual([later]);
@@ -125,8 +126,8 @@ export function describeWebhookConformance(store: CurrentStore): void {
         w.tick();
         ids.push((await enqueue(w.ctx, testEvent(co.uuid, `evt_${n}`, w.ctx.now), 'wh_1')).id);
       }
-      // Same time as the last one: the larger id is the newer.
-      ids.push((await enqueue(w.ctx, testEvent(co.uuid, 'evt_4', w.ctx.now), 'wh_1')).id);
+      // Same time as the last one, and an id that sorts first: made later, so it is the newer.
+      ids.push((await enqueue(w.withIds('dlv_0000'), testEvent(co.uuid, 'evt_4', w.ctx.now), 'wh_1')).id);
       await enqueue(w.ctx, testEvent(co.uuid, 'evt_5', w.ctx.now), 'wh_2');
       const page1 = await store().listDeliveries(co.uuid, 'wh_1', { page: 1, limit: 3 });
       expect(page1.total).toBe(4);

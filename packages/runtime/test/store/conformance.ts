@@ -74,8 +74,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store().getCompany(company(2).uuid)).toBeNull();
       });
 
-      it('lists companies oldest first, then by uuid, one page at a time', async () => {
-        // Inserted out of order; 2 and 4 share a created_at, so their uuids decide.
+      it('lists companies oldest first, then in the order they were made, one page at a time', async () => {
+        // Inserted out of order; 2 and 4 share a created_at, so the order they were made in decides (4 first, though its uuid sorts after 2's).
         const times = {
           1: '2025-01-03T00:00:00.000Z',
           2: '2025-01-02T00:00:00.000Z',
@@ -86,8 +86,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         for (const n of [4, 1, 5, 2, 3] as const) await seedCompany(store(), n, { created_at: times[n] });
         const first = await store().listCompanies({ page: 1, limit: 2 });
         expect(first.total).toBe(5);
-        expect(first.items.map((c) => c.company_id)).toEqual(['CO3', 'CO2']);
-        expect((await store().listCompanies({ page: 2, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO4', 'CO1']);
+        expect(first.items.map((c) => c.company_id)).toEqual(['CO3', 'CO4']);
+        expect((await store().listCompanies({ page: 2, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO2', 'CO1']);
         expect((await store().listCompanies({ page: 3, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO5']);
         expect(await store().listCompanies({ page: 4, limit: 2 })).toEqual({ items: [], total: 5 });
       });
@@ -122,7 +122,11 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         await store().upsertTemplate(template(a.uuid, 'tpl_b', second, { template_name: 'later' }));
         await store().upsertTemplate(template(a.uuid, 'tpl_a', first));
         await store().upsertTemplate(template(b.uuid, 'tpl_c', first));
-        expect((await store().listTemplates(a.uuid)).map((t) => t.id)).toEqual(['tpl_a', 'tpl_b']);
+        // Made in one instant: in the order they were made, not by id; an update keeps a template's place.
+        await store().upsertTemplate(template(a.uuid, 'tpl_9', second, { template_name: 'same instant', phone_number: '1' }));
+        await store().upsertTemplate(template(a.uuid, 'tpl_0', second, { template_name: 'same instant', phone_number: '2' }));
+        await store().upsertTemplate(template(a.uuid, 'tpl_x', second, { template_name: 'same instant', phone_number: '1', wam_id: 'wam-2' }));
+        expect((await store().listTemplates(a.uuid)).map((t) => t.id)).toEqual(['tpl_a', 'tpl_b', 'tpl_9', 'tpl_0']);
         expect(await store().listTemplates(company(3).uuid)).toEqual([]);
       });
     });

@@ -2,10 +2,10 @@
 
 import type { CustomerRecord, Lock, OrderRecord, Store } from '@engagekit/runtime/store';
 import { iso } from '@engagekit/runtime/store';
-import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
-import { customers, orders, type Schema } from './schema.ts';
+import { customers, orders, recordColumns, type Schema } from './schema.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath. */
 export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
@@ -30,10 +30,10 @@ export async function advisoryLocks(tx: SqlDatabase, locks: readonly Lock[]): Pr
   await advisoryLocksStatement(tx, { keys: locks.map((l) => l.key), shared: locks.map((l) => l.mode === 'shared') });
 }
 
-/** `SET column = excluded.column` for every column of `table` but `keep`: an upsert that replaces the row but those. */
+/** `SET column = excluded.column` for every record column of `table` but `keep`: an upsert that replaces the row but those (and its `created_seq`). */
 function replaceAllBut<T extends typeof orders | typeof customers>(table: T, keep: string[]): Record<string, SQL> {
   return Object.fromEntries(
-    Object.entries(getTableColumns(table))
+    Object.entries(recordColumns(table) as Record<string, Column>)
       .filter(([key]) => !keep.includes(key))
       .map(([key, column]) => [key, sql`excluded.${sql.identifier(column.name)}`]),
   );
@@ -42,8 +42,9 @@ function replaceAllBut<T extends typeof orders | typeof customers>(table: T, kee
 const orderUpdate = replaceAllBut(orders, ['id', 'company_uuid', 'company_order_id', 'created_at']);
 const customerUpdate = replaceAllBut(customers, ['id', 'company_uuid', 'phoneNumber', 'created_at']);
 
-const orderColumns = getTableColumns(orders);
-const customerColumns = getTableColumns(customers);
+/** The columns of an order's and of a customer's record. */
+export const orderColumns = recordColumns(orders);
+export const customerColumns = recordColumns(customers);
 
 /** A record as its row stores it: the timestamps as ISO-8601 text. */
 const stored = <T extends { created_at: string; updated_at: string }>(record: T): T => ({

@@ -6,12 +6,10 @@
  */
 import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
 import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
-import { boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import { getTableColumns, type Table } from 'drizzle-orm';
+import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
-/**
- * An identifier column: text compared byte-wise (`COLLATE "C"`), so "oldest first, then by id"
- * orders ties the same way on every server locale and in the memory store.
- */
+/** An identifier column: text compared byte-wise (`COLLATE "C"`), the same on every server locale and in the memory store. */
 const id = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /**
@@ -40,6 +38,20 @@ export function pgTimestampToIso(value: string | Date): string {
   return date.toISOString();
 }
 
+/**
+ * The order rows were made in, from a sequence of the database: lists are ordered by `created_at`, then
+ * by this, so records made in one instant (a batch import, a request on a clock that stands still) come
+ * back in the order they were made, whichever instance on the database made or reads them. It stays
+ * inside the store: records leave it out (`recordColumns`), and an upsert keeps a row's first value.
+ */
+const createdSeq = () => bigint('created_seq', { mode: 'number' }).generatedAlwaysAsIdentity();
+
+/** The columns of `table` that make up its record: every one but `created_seq`. */
+export function recordColumns<T extends Table>(table: T): Omit<T['_']['columns'], 'created_seq'> {
+  const { created_seq: _, ...columns } = getTableColumns(table) as Record<string, unknown>;
+  return columns as Omit<T['_']['columns'], 'created_seq'>;
+}
+
 /** Money: exact `numeric` in the database, a JS number in records. */
 const money = (name: string) => numeric(name, { mode: 'number' });
 
@@ -59,6 +71,7 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   timezone: text('timezone').notNull(),
   created_at: timestamp('created_at').notNull(),
+  created_seq: createdSeq(),
   /** The last campaign `seq` handed out; bumped with UPDATE ... RETURNING so concurrent creates get dense, distinct numbers. */
   campaign_seq: integer('campaign_seq').notNull().default(0),
 });
@@ -78,6 +91,7 @@ export const templates = pgTable(
     reason: text('reason'),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
+    created_seq: createdSeq(),
   },
   (t) => [unique('templates_company_name_phone_unique').on(t.company_uuid, t.template_name, t.phone_number)],
 );
@@ -152,6 +166,7 @@ export const orders = pgTable(
     version: integer('version').notNull(),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
+    created_seq: createdSeq(),
   },
   (t) => [
     unique('orders_company_order_unique').on(t.company_uuid, t.company_order_id),
@@ -178,10 +193,11 @@ export const customers = pgTable(
     orders_amount: money('orders_amount').notNull(),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
+    created_seq: createdSeq(),
   },
   (t) => [
     unique('customers_company_phone_unique').on(t.company_uuid, t.phoneNumber),
-    index('customers_company_created_idx').on(t.company_uuid, t.created_at, t.id),
+    index('customers_company_created_idx').on(t.company_uuid, t.created_at, t.created_seq),
   ],
 );
 
@@ -196,9 +212,10 @@ export const events = pgTable(
     type: text('type').$type<EventType>().notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     created_at: timestamp('created_at').notNull(),
+    created_seq: createdSeq(),
   },
   // The company's events oldest first (listEvents).
-  (t) => [index('events_company_created_idx').on(t.company_uuid, t.created_at, t.id)],
+  (t) => [index('events_company_created_idx').on(t.company_uuid, t.created_at, t.created_seq)],
 );
 
 /** Webhook endpoints of a company, with the secrets still valid during a rotation. */
@@ -218,8 +235,9 @@ export const webhookEndpoints = pgTable(
     previous_secrets: jsonb('previous_secrets').$type<{ secret: string; expires_at: string }[]>().notNull(),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
+    created_seq: createdSeq(),
   },
-  (t) => [index('webhook_endpoints_company_created_idx').on(t.company_uuid, t.created_at, t.id)],
+  (t) => [index('webhook_endpoints_company_created_idx').on(t.company_uuid, t.created_at, t.created_seq)],
 );
 
 /**
@@ -243,6 +261,7 @@ export const deliveries = pgTable(
     next_attempt_at: timestamp('next_attempt_at'),
     attempts: jsonb('attempts').$type<DeliveryRecord['attempts']>().notNull(),
     created_at: timestamp('created_at').notNull(),
+    created_seq: createdSeq(),
     /** The dispatcher holding it and until when: a claim whose lease ran out (its holder died) is due again. */
     claim_token: text('claim_token'),
     locked_until: timestamp('locked_until'),
@@ -251,7 +270,7 @@ export const deliveries = pgTable(
     // The dispatcher claims due work: WHERE status = 'pending' AND next_attempt_at <= now.
     index('deliveries_status_next_idx').on(t.status, t.next_attempt_at),
     // An endpoint's delivery log, newest first.
-    index('deliveries_endpoint_created_idx').on(t.endpoint_id, t.created_at),
+    index('deliveries_endpoint_created_idx').on(t.endpoint_id, t.created_at, t.created_seq),
   ],
 );
 

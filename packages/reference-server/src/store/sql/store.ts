@@ -13,15 +13,15 @@ import {
   StoreConflictError,
   type WriteLease,
 } from '@engagekit/runtime/store';
-import { and, count, desc, eq, getTableColumns, gt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lte, type SQL, sql } from 'drizzle-orm';
 import { batchedRead, distinctKeys } from './batched-read.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { campaignColumns, createSqlCampaignRuns } from './campaign-runs.ts';
 import { createSqlDispatch, DELIVERIES_CHANNEL, deliveryColumns, type Listen } from './dispatch.ts';
 import { createSqlIdempotency } from './idempotency.ts';
-import { advisoryLocks, type SqlDatabase, sqlOrders } from './orders.ts';
+import { advisoryLocks, customerColumns, orderColumns, type SqlDatabase, sqlOrders } from './orders.ts';
 import { jsonValue, rowsOf } from './raw.ts';
-import { campaigns, companies, customers, deliveries, events, orders, settings, templates, webhookEndpoints } from './schema.ts';
+import { campaigns, companies, customers, deliveries, events, orders, recordColumns, settings, templates, webhookEndpoints } from './schema.ts';
 import { inTransaction, type WritesAhead } from './writes-ahead.ts';
 
 /** The fields of a PostgreSQL error the store looks at (node-postgres and PGlite both set them; drizzle wraps them in `cause`). */
@@ -47,7 +47,9 @@ function mapUniqueViolation(error: unknown, constraint: string, conflict: () => 
   return pg?.code === '23505' && pg.constraint === constraint ? conflict() : error;
 }
 
-const endpointColumns = getTableColumns(webhookEndpoints);
+const endpointColumns = recordColumns(webhookEndpoints);
+const templateColumns = recordColumns(templates);
+const eventColumns = recordColumns(events);
 /** The company's endpoints, read in every order write (webhooks.latency.p50; see built-once.ts). */
 const allEndpointsStatement = builtOnce<EndpointRecord>(
   (db) =>
@@ -55,12 +57,13 @@ const allEndpointsStatement = builtOnce<EndpointRecord>(
       .select(endpointColumns)
       .from(webhookEndpoints)
       .where(eq(webhookEndpoints.company_uuid, sql.placeholder('companyUuid')))
-      .orderBy(webhookEndpoints.created_at, webhookEndpoints.id),
+      .orderBy(webhookEndpoints.created_at, webhookEndpoints.created_seq),
   endpointColumns,
 );
 
-const eventTableColumns = getTableColumns(events);
-const deliveryTableColumns = getTableColumns(deliveries);
+// What an insert gives (the database numbers `created_seq`); a delivery's claim columns too.
+const eventTableColumns = recordColumns(events);
+const deliveryTableColumns = recordColumns(deliveries);
 
 /**
  * One statement appending an event and its deliveries (the rows to insert; drizzle puts each query in
@@ -345,7 +348,12 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       return row ?? null;
     },
     async listCompanies(page) {
-      const items = await db.select(companyColumns).from(companies).orderBy(companies.created_at, companies.uuid).limit(page.limit).offset(pageOffset(page));
+      const items = await db
+        .select(companyColumns)
+        .from(companies)
+        .orderBy(companies.created_at, companies.created_seq)
+        .limit(page.limit)
+        .offset(pageOffset(page));
       return { items, total: await total(companies, undefined) };
     },
 
@@ -357,13 +365,13 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
           target: [templates.company_uuid, templates.template_name, templates.phone_number],
           set: { wam_id: sql`excluded.wam_id`, status: sql`excluded.status`, reason: sql`excluded.reason`, updated_at: sql`excluded.updated_at` },
         })
-        .returning();
+        .returning(templateColumns);
       if (!row) throw new Error('The template was not written.');
       return row;
     },
 
     async listTemplates(companyUuid) {
-      return db.select().from(templates).where(eq(templates.company_uuid, companyUuid)).orderBy(templates.created_at, templates.id);
+      return db.select(templateColumns).from(templates).where(eq(templates.company_uuid, companyUuid)).orderBy(templates.created_at, templates.created_seq);
     },
 
     async createCampaign(campaign) {
@@ -436,7 +444,13 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
 
     async listOrders(companyUuid, page) {
       const where = eq(orders.company_uuid, companyUuid);
-      const items = await db.select().from(orders).where(where).orderBy(orders.created_at, orders.id).limit(page.limit).offset(pageOffset(page));
+      const items = await db
+        .select(orderColumns)
+        .from(orders)
+        .where(where)
+        .orderBy(orders.created_at, orders.created_seq)
+        .limit(page.limit)
+        .offset(pageOffset(page));
       return { items, total: await total(orders, where) };
     },
     async orderTotals(companyUuid) {
@@ -448,7 +462,7 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       const where = eq(customers.company_uuid, companyUuid);
       // The page and the total are read together (on PostgreSQL, on connections of their own).
       const [items, n] = await Promise.all([
-        db.select().from(customers).where(where).orderBy(customers.created_at, customers.id).limit(page.limit).offset(pageOffset(page)),
+        db.select(customerColumns).from(customers).where(where).orderBy(customers.created_at, customers.created_seq).limit(page.limit).offset(pageOffset(page)),
         total(customers, where),
       ]);
       return { items, total: n };
@@ -462,13 +476,13 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       const [row] = await db
         .insert(webhookEndpoints)
         .values({ ...endpoint, created_at: iso(endpoint.created_at), updated_at: iso(endpoint.updated_at) })
-        .returning();
+        .returning(endpointColumns);
       if (!row) throw new Error('The webhook endpoint was not inserted.');
       return row;
     },
     async getEndpoint(companyUuid, id) {
       const [row] = await db
-        .select()
+        .select(endpointColumns)
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)));
       return row ?? null;
@@ -476,10 +490,10 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
     async listEndpoints(companyUuid, page) {
       const where = eq(webhookEndpoints.company_uuid, companyUuid);
       const items = await db
-        .select()
+        .select(endpointColumns)
         .from(webhookEndpoints)
         .where(where)
-        .orderBy(webhookEndpoints.created_at, webhookEndpoints.id)
+        .orderBy(webhookEndpoints.created_at, webhookEndpoints.created_seq)
         .limit(page.limit)
         .offset(pageOffset(page));
       return { items, total: await total(webhookEndpoints, where) };
@@ -490,7 +504,7 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
         .update(webhookEndpoints)
         .set({ ...changes, updated_at: iso(now) })
         .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)))
-        .returning();
+        .returning(endpointColumns);
       return row ?? null;
     },
     async deleteEndpoint(companyUuid, id) {
@@ -564,12 +578,18 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
       return row ?? null;
     },
     async getEvent(id) {
-      const [row] = await db.select().from(events).where(eq(events.id, id));
+      const [row] = await db.select(eventColumns).from(events).where(eq(events.id, id));
       return row ?? null;
     },
     async listEvents(companyUuid, page) {
       const where = eq(events.company_uuid, companyUuid);
-      const items = await db.select().from(events).where(where).orderBy(events.created_at, events.id).limit(page.limit).offset(pageOffset(page));
+      const items = await db
+        .select(eventColumns)
+        .from(events)
+        .where(where)
+        .orderBy(events.created_at, events.created_seq)
+        .limit(page.limit)
+        .offset(pageOffset(page));
       return { items, total: await total(events, where) };
     },
     async listDeliveries(companyUuid, endpointId, page) {
@@ -582,7 +602,7 @@ function sqlMethods(db: SqlDatabase, outbox: Outbox): Omit<Store, 'transaction' 
         .select(deliveryColumns)
         .from(deliveries)
         .where(where)
-        .orderBy(desc(deliveries.created_at), desc(deliveries.id))
+        .orderBy(desc(deliveries.created_at), desc(deliveries.created_seq))
         .limit(page.limit)
         .offset(pageOffset(page));
       return { items, total: await total(deliveries, where) };
