@@ -51,15 +51,24 @@ export interface DocsIndex {
   methods: SdkMethod[];
 }
 
-/** Reads the index the build wrote beside the package's modules. */
-export function loadDocsIndex(file: URL | string = new URL('./docs-index.json', import.meta.url)): DocsIndex {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new Error(
-      `The docs index ${String(file)} is missing (${(e as Error).message}). Is the package built? In the repository: pnpm --filter @engagekit/mcp-server build.`,
-    );
+/**
+ * Where the build wrote the index: beside the package's modules in dist; from the sources (the
+ * package's own tests), in its dist.
+ */
+const CANDIDATES = [new URL('./docs-index.json', import.meta.url), new URL('../../dist/docs-index.json', import.meta.url)];
+
+/** Reads the index the build wrote. */
+export function loadDocsIndex(): DocsIndex {
+  for (const file of CANDIDATES) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    return JSON.parse(text) as DocsIndex;
   }
-  return JSON.parse(text) as DocsIndex;
+  throw new Error(
+    `The docs index (docs-index.json) is not beside ${new URL('.', import.meta.url).pathname}: is the package built? In its repository: pnpm --filter @engagekit/mcp-server build.`,
+  );
 }

@@ -19,23 +19,25 @@ export const PRELUDE = `function (host, setupJson) {
   const ERROR_FIELDS = ['status', 'code', 'requestId', 'issues', 'operation'];
   const replacer = (key, value) => (typeof value === 'bigint' ? value.toString() : value);
 
-  function toError(e) {
+  // site: an Error made where the code called, whose stack names the code's line.
+  function toError(e, site) {
     const error = new Error(e.message);
     error.name = e.name;
     for (const field of ERROR_FIELDS) if (e[field] !== undefined) error[field] = e[field];
+    if (site) error.stack = site.stack;
     return error;
   }
-  function open(text) {
+  function open(text, site) {
     const answer = JSON.parse(text);
-    if (answer.error) throw toError(answer.error);
+    if (answer.error) throw toError(answer.error, site);
     return answer.value;
   }
   const send = (fn, payload) => fn(JSON.stringify(payload, replacer));
-  const request = async (payload) => open(await send(host.call, payload));
+  const request = async (payload, site) => open(await send(host.call, payload), site);
 
   function single(name) {
     return function (...args) {
-      const answer = request({ name, args });
+      const answer = request({ name, args }, new Error());
       const data = answer.then((r) => r.data);
       data.withResponse = () => answer;
       return data;
@@ -44,7 +46,8 @@ export const PRELUDE = `function (host, setupJson) {
 
   function list(name) {
     return function (...args) {
-      const fetchPage = async (page) => page_(await request({ name, args, page }));
+      const site = new Error();
+      const fetchPage = async (page) => page_(await request({ name, args, page }, site));
       function page_(raw) {
         return Object.assign({}, raw, {
           hasNextPage: () => raw.nextPage !== null,
