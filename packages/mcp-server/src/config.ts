@@ -55,7 +55,8 @@ Environment (the live API, for --target api):
   ENGAGEKIT_BASE_URL        the API's base URL, e.g. https://api.example.com
   ENGAGEKIT_ORDER_BASE_URL  where order calls go, when not ENGAGEKIT_BASE_URL
   ENGAGEKIT_TOKEN           the company token (from the admin API)
-  ENGAGEKIT_UUID            the company UUID`;
+  ENGAGEKIT_UUID            the company UUID
+  ENGAGEKIT_LOG             what the SDK logs of its calls to stderr: off (default), error, warn, info, debug`;
 
 const httpUrl = (name: string) =>
   z
@@ -66,6 +67,7 @@ const Env = z.object({
   ENGAGEKIT_BASE_URL: httpUrl('ENGAGEKIT_BASE_URL').optional(),
   ENGAGEKIT_ORDER_BASE_URL: httpUrl('ENGAGEKIT_ORDER_BASE_URL').optional(),
   ENGAGEKIT_TOKEN: z.string().optional(),
+  ENGAGEKIT_LOG: z.enum(['off', 'error', 'warn', 'info', 'debug'], { message: 'ENGAGEKIT_LOG must be off, error, warn, info or debug' }).optional(),
   ENGAGEKIT_UUID: z
     .string()
     .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
@@ -167,7 +169,13 @@ function readApi(env: Record<string, string | undefined>, target: 'api' | 'mock'
   const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('ENGAGEKIT_') && v !== undefined && v !== ''));
   const checked = Env.safeParse(present);
   if (!checked.success) throw new ConfigError(checked.error.issues.map((i) => i.message).join('\n'));
-  const { ENGAGEKIT_BASE_URL: baseUrl, ENGAGEKIT_ORDER_BASE_URL: orderBaseUrl, ENGAGEKIT_TOKEN: token, ENGAGEKIT_UUID: uuid } = checked.data;
+  const {
+    ENGAGEKIT_BASE_URL: baseUrl,
+    ENGAGEKIT_ORDER_BASE_URL: orderBaseUrl,
+    ENGAGEKIT_TOKEN: token,
+    ENGAGEKIT_UUID: uuid,
+    ENGAGEKIT_LOG: logLevel,
+  } = checked.data;
   if (target === 'mock') return undefined;
   const missing = Object.entries({ ENGAGEKIT_BASE_URL: baseUrl, ENGAGEKIT_TOKEN: token, ENGAGEKIT_UUID: uuid })
     .filter(([, v]) => v === undefined)
@@ -177,7 +185,7 @@ function readApi(env: Record<string, string | undefined>, target: 'api' | 'mock'
       `The live API needs ${missing.join(', ')} in the environment (the API's base URL, a company token and the company UUID). Set them in the MCP client's configuration, or run with --target mock to work against an in-process mock.`,
     );
   }
-  return { baseUrl, token, uuid, ...(orderBaseUrl ? { orderBaseUrl } : {}) };
+  return { baseUrl, token, uuid, ...(orderBaseUrl ? { orderBaseUrl } : {}), ...(logLevel ? { logLevel } : {}) };
 }
 
 function readData(path: string, readFile: (path: string) => string): object {

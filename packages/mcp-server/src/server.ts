@@ -1,5 +1,5 @@
 /** `createEngageMcpServer`: the engagekit MCP server's two tools, `search_docs` and `execute`, over one shared engine. */
-import type { FetchLike } from '@engagekit/sdk';
+import type { FetchLike, LogLevel } from '@engagekit/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { BridgeTarget } from './internal/bridge.ts';
@@ -25,6 +25,8 @@ export interface ApiConnection {
   uuid: string;
   /** The fetch calls go through; `globalThis.fetch` by default. */
   fetch?: FetchLike;
+  /** What the SDK logs of its calls, to stderr (`ENGAGEKIT_LOG`): `'off'` by default, since each run's report lists its calls. */
+  logLevel?: LogLevel;
 }
 
 /** Options of `createEngageMcpServer`. */
@@ -144,6 +146,7 @@ function apiTarget(api: ApiConnection): BridgeTarget {
       uuid: api.uuid,
       // Lines go to stderr: on stdio, stdout is the protocol's.
       logger: stderrLogger,
+      logLevel: api.logLevel ?? 'off',
     },
     fetch,
   };

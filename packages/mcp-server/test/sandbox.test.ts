@@ -58,7 +58,24 @@ describe('the sandbox', () => {
       }));
     `);
     expect(run.isError, run.text).toBe(false);
-    const names = ['client', 'console', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'eval', 'globalThis', 'isFinite', 'isNaN', 'mock', 'parseFloat', 'parseInt', 'undefined', 'unescape'];
+    const names = [
+      'client',
+      'console',
+      'decodeURI',
+      'decodeURIComponent',
+      'encodeURI',
+      'encodeURIComponent',
+      'escape',
+      'eval',
+      'globalThis',
+      'isFinite',
+      'isNaN',
+      'mock',
+      'parseFloat',
+      'parseInt',
+      'undefined',
+      'unescape',
+    ];
     for (const seen of run.result as unknown[]) expect(seen).toEqual({ same: true, process: 'undefined', require: 'undefined', fetch: 'undefined', names });
   });
 

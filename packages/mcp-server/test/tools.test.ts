@@ -107,7 +107,9 @@ describe('execute on the mock', () => {
   });
 
   it('gives typed SDK errors back with their class, code, issues and request id', async () => {
-    const run = await mcp.execute(`await client.campaigns.create({ name: '', schedule_type: 'once', schedule: 'soon', template_payload: { template_name: 'welcome' } });`);
+    const run = await mcp.execute(
+      `await client.campaigns.create({ name: '', schedule_type: 'once', schedule: 'soon', template_payload: { template_name: 'welcome' } });`,
+    );
     expect(run.isError).toBe(true);
     expect(run.error).toMatchObject({ name: 'BadRequestError', status: 400, code: 'validation_error', operation: 'campaigns.create', line: 1 });
     expect(run.error?.requestId).toMatch(/^req_/);
@@ -123,7 +125,9 @@ describe('execute on the mock', () => {
   });
 
   it('takes TypeScript, strips its types, and names the line of a syntax error', async () => {
-    const typed = await mcp.execute('interface Row { n: number }\nconst rows: Row[] = [{ n: 1 }, { n: 2 }];\nreturn rows.reduce((a: number, r: Row) => a + r.n, 0) satisfies number;');
+    const typed = await mcp.execute(
+      'interface Row { n: number }\nconst rows: Row[] = [{ n: 1 }, { n: 2 }];\nreturn rows.reduce((a: number, r: Row) => a + r.n, 0) satisfies number;',
+    );
     expect(typed.result).toBe(3);
     const broken = await mcp.execute('const a = 1;\nconst b = ;');
     expect(broken.error).toMatchObject({ name: 'SyntaxError', line: 2 });
