@@ -64,7 +64,7 @@ export class Rehearsal {
       if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new RehearsalUnavailableError(mockMissingMessage(this.#options.version));
       throw e;
     }
-    const where = this.#options.dataSource ?? 'The sample data';
+    const where = this.#options.dataSource ?? 'mockData';
     let mock: MockApi;
     try {
       mock = createMockApi({
@@ -73,7 +73,7 @@ export class Rehearsal {
         ...(this.#options.seed !== undefined ? { seed: this.#options.seed } : {}),
       });
     } catch (e) {
-      if ((e as Error)?.name === 'MockDataError') throw new RehearsalUnavailableError(`${where}: ${(e as Error).message}`);
+      if ((e as Error)?.name === 'MockDataError') throw new RehearsalUnavailableError(`${where} ${(e as Error).message.replace(/^The data option /, '')}`);
       throw e;
     }
     try {
