@@ -22,6 +22,7 @@ import { packAll } from './pack.ts';
 const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
   contract: ['./openapi.yaml'],
   'mock-server': ['./fixtures.schema.json', './control-openapi.json'],
+  'mcp-server': ['./docs-index.json'],
 };
 
 /** Entry points for browsers only, which Node cannot load (msw/browser is not for Node); a browser test loads them. */
