@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { benches as campaignBenches } from './rows/campaigns.ts';
+import { benches as mcpBenches } from './rows/mcp.ts';
 import { benches as memoryBenches } from './rows/memory.ts';
 import { benches as mockBenches } from './rows/mock.ts';
 import { benches as reportBenches } from './rows/report.ts';
@@ -35,6 +36,7 @@ const benches: Bench[] = [
   ...campaignBenches,
   ...memoryBenches,
   ...webhookBenches,
+  ...mcpBenches,
 ];
 
 /** `--row <id>`: run that one bench here and print its rows as JSON (what the parent process asks each child). */
