@@ -133,6 +133,12 @@ describe('the sandbox', () => {
     expect(run.error).toMatchObject({ name: 'LimitExceeded', limit: 'deadlock' });
   });
 
+  it('refuses a returned value too large for the assistant to read', async () => {
+    const run = await mcp.execute("return 'x'.repeat(300_000);");
+    expect(run.error).toMatchObject({ name: 'LimitExceeded', limit: 'result' });
+    expect(run.error?.message).toContain('a run may return 200,000');
+  });
+
   it('reports a returned value that is not JSON', async () => {
     const run = await mcp.execute('const a: { self?: unknown } = {};\na.self = a;\nreturn a;');
     expect(run.error?.message).toContain('The returned value is not JSON');

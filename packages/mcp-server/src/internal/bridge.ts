@@ -45,8 +45,11 @@ export interface BridgeTarget {
 
 const answer = (value: unknown) => JSON.stringify({ value });
 const failure = (error: CrossingError) => JSON.stringify({ error });
-/** A host answer that never comes: the run is over once a host function stops it. */
-const never = () => new Promise<string>(() => {});
+/** The answer of a call that stopped the run: it comes once the run is over, when nothing reads it. */
+const afterTheRun = (control: RunControl) =>
+  new Promise<string>((resolve) =>
+    control.signal.addEventListener('abort', () => resolve(failure({ name: 'Error', message: 'The run is over.' })), { once: true }),
+  );
 
 /** The `call` host function of one run, with its own SDK client. */
 export function createCallBridge(options: {
@@ -72,12 +75,12 @@ export function createCallBridge(options: {
       const message = `Refused: client.${operation} is a write, and this server is read-only (--read-only lets only GET operations through). Nothing was sent.`;
       log.calls.push({ operation: method.name, operationId: method.operationId, method: method.httpMethod, ms: 0, error: 'refused: read-only' });
       control.stop({ kind: 'stopped', message });
-      return never();
+      return afterTheRun(control);
     }
     if (calls >= policy.maxCalls) {
       const message = `Stopped at the API call limit: a run may make ${policy.maxCalls} API calls (page fetches count), and the code asked for one more (client.${method.name}). Ask for bigger pages (limit), or split the work over several runs.`;
       control.stop({ kind: 'stopped', message });
-      return never();
+      return afterTheRun(control);
     }
     calls += 1;
     return invoke(client, method, request, log);

@@ -13,6 +13,9 @@ import { type CallRecord, RunLog } from './run-log.ts';
 import { engineBreach, RunControl, type RunOutcome, type Sandbox, type SandboxLimits, type ThrownError } from './sandbox.ts';
 import { CODE_FILE, codeLine, codeStack, toScript } from './script.ts';
 
+/** The most JSON a run may return, in characters: more would flood the assistant's context. */
+export const RESULT_LIMIT_CHARS = 200_000;
+
 /** The limits of one run. */
 export interface ExecuteLimits extends SandboxLimits {
   /** API calls a run may make, page fetches included. */
@@ -43,7 +46,7 @@ export interface ReportedError {
   line?: number;
   stack?: string;
   /** Which limit, when a limit ended the run. */
-  limit?: 'time' | 'memory' | 'stack' | 'calls' | 'read-only' | 'deadlock';
+  limit?: 'time' | 'memory' | 'stack' | 'calls' | 'read-only' | 'deadlock' | 'result';
 }
 
 /** What one run of `execute` comes to. */
@@ -85,14 +88,21 @@ export class Executor {
     this.#options = options;
   }
 
-  /** Runs one request once the runs before it are done. */
+  /**
+   * Runs one request once the runs before it are done, their host work included (a clock move or a call
+   * still in flight when a limit ended a run finishes before the next run starts).
+   */
   execute(request: ExecuteRequest): Promise<ExecuteReport> {
-    const run = this.#queue.then(() => this.#execute(request));
-    this.#queue = run.catch(() => {});
+    const control = new RunControl();
+    const run = this.#queue.then(() => this.#execute(request, control));
+    this.#queue = run.then(
+      () => control.settled(),
+      () => control.settled(),
+    );
     return run;
   }
 
-  async #execute(request: ExecuteRequest): Promise<ExecuteReport> {
+  async #execute(request: ExecuteRequest, control: RunControl): Promise<ExecuteReport> {
     const o = this.#options;
     const target = request.dryRun || o.defaultTarget === 'mock' ? 'mock' : 'api';
     const log = new RunLog();
@@ -133,7 +143,6 @@ export class Executor {
       });
     }
 
-    const control = new RunControl();
     const policy: BridgePolicy = { readOnly: o.readOnly, maxCalls: o.limits.maxCalls };
     const host = {
       call: createCallBridge({ methods: o.methods, target: bridgeTarget, policy, control, log }),
@@ -171,7 +180,12 @@ function fromOutcome(outcome: RunOutcome, limits: SandboxLimits): Partial<Execut
     const breach = engineBreach(thrown, limits);
     return breach ? fromOutcome({ kind: 'breach', breach }, limits) : { error: sandboxError(thrown) };
   }
-  const answer = JSON.parse((outcome as { json: string }).json) as { value?: unknown };
+  const { json } = outcome as { json: string };
+  if (json.length > RESULT_LIMIT_CHARS) {
+    const message = `The returned value is ${json.length.toLocaleString('en-US')} characters of JSON; a run may return ${RESULT_LIMIT_CHARS.toLocaleString('en-US')}. Return a summary, or fewer items.`;
+    return { error: { name: 'LimitExceeded', message, limit: 'result' } };
+  }
+  const answer = JSON.parse(json) as { value?: unknown };
   return { ok: true, ...('value' in answer ? { result: answer.value } : {}) };
 }
 

@@ -62,6 +62,7 @@ export interface RunSpec {
 export class RunControl {
   #breach: Breach | undefined;
   readonly #abort = new AbortController();
+  readonly #inflight = new Set<Promise<unknown>>();
   #wake: (() => void) | undefined;
 
   /** Aborted when the run ends, for whatever reason: in-flight host work should stop. */
@@ -83,6 +84,17 @@ export class RunControl {
   /** Called once the run is over. */
   finish(): void {
     this.#abort.abort(new Error('The run is over.'));
+  }
+
+  /** Keeps count of host work the run started (a call, a clock move), which may outlive it. */
+  track(work: Promise<unknown>): void {
+    this.#inflight.add(work);
+    void work.finally(() => this.#inflight.delete(work)).catch(() => {});
+  }
+
+  /** Resolves once the host work the run started has ended: what follows it should not overlap it. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inflight]);
   }
 
   /** @internal The run's loop waits on this. */
@@ -262,6 +274,7 @@ class Run {
       answer = JSON.stringify({ error: { name: 'Error', message: (e as Error).message } });
     }
     if (typeof answer === 'string') return ctx.newString(answer);
+    this.#spec.control.track(answer);
     const deferred = ctx.newPromise();
     this.#pending.add(deferred);
     void answer
