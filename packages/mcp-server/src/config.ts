@@ -28,6 +28,7 @@ export type CliConfig =
 /** The port `--transport http` listens on without `--port`. */
 export const DEFAULT_HTTP_PORT = 3100;
 
+/** What `engagekit-mcp --help` prints. */
 export const USAGE = `engagekit-mcp: an MCP server for the engagekit API. Two tools: search_docs (the API's docs,
 with the SDK method and an example for each operation) and execute (TypeScript against the SDK, run in
 a WebAssembly sandbox; its calls go to the live API or, as a rehearsal, to an in-process mock).

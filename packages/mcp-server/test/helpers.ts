@@ -16,6 +16,7 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+/** A server made with `options`, started, and the official MCP client connected to it in memory. */
 export async function connect(options: EngageMcpServerOptions): Promise<Connected> {
   const engage = createEngageMcpServer(options);
   await engage.start();
