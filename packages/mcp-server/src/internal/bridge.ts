@@ -91,7 +91,7 @@ export function createCallBridge(options: {
 async function invoke(client: EngageClient, method: SdkMethod, request: CallRequest, log: RunLog): Promise<string> {
   const started = performance.now();
   const record = { operation: method.name, operationId: method.operationId, method: method.httpMethod };
-  const args = Array.isArray(request.args) ? [...request.args] : [];
+  const args = callArguments(method, request.args);
   const paged = method.pageParamsIndex !== undefined && request.page !== undefined;
   if (paged && request.page !== null) {
     const at = method.pageParamsIndex as number;
@@ -122,6 +122,30 @@ async function invoke(client: EngageClient, method: SdkMethod, request: CallRequ
     });
     return failure(error);
   }
+}
+
+/**
+ * The arguments a call passes the SDK: the method's own (as many as its signature names), then its
+ * request options cut down to those that change nothing but the call's own patience and identity
+ * (`timeout`, `maxRetries` up to the default 2, `idempotencyKey`): no headers, so the code sends what
+ * the SDK sends and nothing else.
+ */
+export function callArguments(method: SdkMethod, given: unknown): unknown[] {
+  const args = Array.isArray(given) ? [...given] : [];
+  const inside = method.signature.slice(method.signature.indexOf('(') + 1, method.signature.lastIndexOf(')'));
+  const arity = inside.split(',').filter((p) => p.trim() !== '').length;
+  const own = args.slice(0, arity);
+  const options = args[arity];
+  if (!options || typeof options !== 'object') return own;
+  const o = options as Record<string, unknown>;
+  const kept = {
+    ...(typeof o.timeout === 'number' ? { timeout: o.timeout } : {}),
+    ...(typeof o.maxRetries === 'number' ? { maxRetries: Math.min(Math.max(0, Math.floor(o.maxRetries)), 2) } : {}),
+    ...(typeof o.idempotencyKey === 'string' ? { idempotencyKey: o.idempotencyKey } : {}),
+  };
+  // Optional arguments left out before the options (`list(undefined, options)`) stay in their places.
+  while (own.length < arity) own.push(undefined);
+  return [...own, kept];
 }
 
 /** What a page of the SDK offers that the sandbox's page is made from. */
