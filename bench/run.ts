@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { benches as campaignBenches } from './rows/campaigns.ts';
 import { benches as installBenches } from './rows/install.ts';
+import { benches as mcpBenches } from './rows/mcp.ts';
 import { benches as memoryBenches } from './rows/memory.ts';
 import { benches as mockBenches } from './rows/mock.ts';
 import { benches as reportBenches } from './rows/report.ts';
@@ -37,6 +38,7 @@ const benches: Bench[] = [
   ...memoryBenches,
   ...webhookBenches,
   ...installBenches,
+  ...mcpBenches,
 ];
 
 /** `--row <id>`: run that one bench here and print its rows as JSON (what the parent process asks each child). */

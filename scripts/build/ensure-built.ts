@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The published packages, each after the ones it is built from (BUILT_FROM). */
-export const PACKAGES = ['contract', 'sdk', 'runtime', 'reference-server', 'mock-server'] as const;
+export const PACKAGES = ['contract', 'sdk', 'runtime', 'reference-server', 'mock-server', 'mcp-server'] as const;
 export type PackageName = (typeof PACKAGES)[number];
 
 /** The packages a package is built from (whose builds must be fresh first). */
@@ -25,7 +25,11 @@ const BUILT_FROM: Record<PackageName, PackageName[]> = {
   runtime: ['contract'],
   'reference-server': ['contract', 'runtime'],
   'mock-server': ['contract', 'runtime'],
+  'mcp-server': ['contract', 'sdk'],
 };
+
+/** Files beyond those a package is built from whose content a build reads: the MCP server's docs index quotes the SDK's README. */
+const READS: Partial<Record<PackageName, string[]>> = { 'mcp-server': [join('packages', 'sdk', 'README.md')] };
 
 /** packages/<name> */
 export const packageDir = (name: PackageName) => join(ROOT, 'packages', name);
@@ -67,9 +71,12 @@ export function isFresh(name: PackageName): boolean {
     join(dir, 'src'),
     join(dir, 'package.json'),
     join(dir, 'tsup.config.ts'),
+    // What the build runs after tsup (the mock's documents, the MCP server's docs index).
+    join(dir, 'scripts'),
     join(ROOT, 'scripts', 'build'),
     // A package bundles or inlines what it is built from: their builds, sources and the document.
     ...BUILT_FROM[name].flatMap((dep) => ['dist', 'src', 'openapi.yaml'].map((p) => join(packageDir(dep), p))),
+    ...(READS[name] ?? []).map((p) => join(ROOT, p)),
   ];
   return Math.max(...inputs.map(newestMtime)) <= oldestMtime(dist);
 }

@@ -39,8 +39,16 @@ export function apparentSize(path: string): number {
   return total;
 }
 
-/** Installs `specs` with npm into a new project under `dir` and weighs its node_modules; the project is removed after. */
-export async function measureInstall(dir: string, install: InstallCase, env: NodeJS.ProcessEnv): Promise<InstallWeight> {
+/**
+ * Installs `specs` with npm into a new project under `dir` and weighs its node_modules; `then`, when
+ * given, runs in the project before it is removed.
+ */
+export async function measureInstall(
+  dir: string,
+  install: InstallCase,
+  env: NodeJS.ProcessEnv,
+  then?: (project: string) => Promise<void>,
+): Promise<InstallWeight> {
   const project = join(dir, install.id.replace(/[^a-z0-9.+-]/gi, '_'));
   rmSync(project, { recursive: true, force: true });
   mkdirSync(project, { recursive: true });
@@ -52,7 +60,9 @@ export async function measureInstall(dir: string, install: InstallCase, env: Nod
     const { stdout } = await run('npm', ['ls', '--all', '--parseable'], { cwd: project, env });
     // The first line is the project itself; one line per installed copy after it.
     const packages = new Set(stdout.trim().split('\n').slice(1)).size;
-    return { packages, bytes: apparentSize(join(project, 'node_modules')), seconds };
+    const weight = { packages, bytes: apparentSize(join(project, 'node_modules')), seconds };
+    await then?.(project);
+    return weight;
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
@@ -91,13 +101,20 @@ export function withOwnDependencies(name: PackageName): PackageName[] {
  * The installs a user makes, from the tarballs. What our packages depend on of ours comes from its
  * tarball too (npm would fetch it from the registry), so it is weighed as a user gets it.
  */
-export function userInstalls(tarballs: Record<PackageName, string>): { sdk: InstallCase; msw: InstallCase; mockAndSdk: InstallCase; server: InstallCase } {
+export function userInstalls(tarballs: Record<PackageName, string>): {
+  sdk: InstallCase;
+  msw: InstallCase;
+  mockAndSdk: InstallCase;
+  server: InstallCase;
+  mcp: InstallCase;
+} {
   const specs = (...names: PackageName[]) => [...new Set(names.flatMap(withOwnDependencies))].map((n) => tarballs[n]);
   return {
     sdk: { id: 'install.sdk', specs: specs('sdk') },
     msw: { id: 'install.msw', specs: [MSW_PEER], dev: true },
     mockAndSdk: { id: 'install.mock+sdk', specs: specs('mock-server', 'sdk'), dev: true },
     server: { id: 'install.server', specs: specs('reference-server') },
+    mcp: { id: 'install.mcp', specs: specs('mcp-server') },
   };
 }
 

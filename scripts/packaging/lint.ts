@@ -22,6 +22,7 @@ import { packAll } from './pack.ts';
 const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
   contract: ['./openapi.yaml'],
   'mock-server': ['./fixtures.schema.json', './control-openapi.json'],
+  'mcp-server': ['./docs-index.json'],
 };
 
 /**

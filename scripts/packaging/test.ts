@@ -15,11 +15,14 @@
  *    on Node 22 and 24, Bun, Deno, workerd through the stable and the newest miniflare, and Chromium;
  * 8. the contract and the SDK on Node 20, the oldest Node they claim;
  * 9. what users download: the SDK, the mock with the SDK (beside msw@3 alone), and the server, each
- *    installed into a fresh project and held to its limits (install-weight.ts).
+ *    installed into a fresh project and held to its limits (install-weight.ts);
+ * 10. `engagekit-mcp` over stdio, driven by the official MCP client (both tools, a rehearsal on the mock);
+ *    and, in a project of its own holding only the MCP server's tarball and what it pulls, its install
+ *    weight (packages and bytes) and its command saying what to install for a rehearsal.
  *
  * A failure names the command that failed, with its output. Prints how long each step took, the
  * packages' unpacked sizes, the time from `npm install` to the first green suite, and the time
- * `engagekit-server` took to its ready line on an empty data directory.
+ * `engagekit-server` took to its ready line on an empty data directory, and the MCP server's own install weight.
  *
  * `KEEP=1` keeps the project (its path is printed) for a look afterwards.
  */
@@ -30,15 +33,15 @@ import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
 import { type Run, run, type Started, StepError, start, tail } from './commands.ts';
-import { MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
+import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
-import { packAll } from './pack.ts';
+import { packAll, type Tarballs } from './pack.ts';
 import { checksInChromium, runtimeMatrix } from './runtime-matrix.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
 
 /** The test tools the project installs beside the tarballs: the versions this repository tests with. */
-const TOOLS = ['vitest@5.1.1', 'vite@8.3.8', 'jest@30.5.2', 'esbuild@0.28.2'];
+const TOOLS = ['vitest@5.1.1', 'vite@8.3.8', 'jest@30.5.2', 'esbuild@0.28.2', '@modelcontextprotocol/sdk@1.32.2'];
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -84,7 +87,7 @@ async function main() {
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'partner-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
     const installStarted = performance.now();
-    await step('npm install the four tarballs and the test runners', () =>
+    await step(`npm install the ${PACKAGES.length} tarballs and the test runners`, () =>
       run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((p) => tarballs[p]), ...TOOLS], { cwd: project, env }),
     );
     checkInstalledFromTarballs(project);
@@ -182,6 +185,11 @@ async function main() {
 
     await step('the contract and the SDK on Node 20 (require and import)', () => node20Check(project, env));
 
+    await step('engagekit-mcp over stdio, driven by the official MCP client: node mcp-client.mjs', () => mcpClientCheck(project, env, node24));
+    const mcpWeight = await step("the MCP server's own install (its tarball and what it pulls): weight, and its command without the mock", () =>
+      mcpOwnInstall(work, env, installs.mcp),
+    );
+
     console.log('\npackaging: every step passed');
     console.log(`  npm install to the first green suite (Vitest): ${seconds(firstGreen)}`);
     console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
@@ -191,6 +199,9 @@ async function main() {
       const line = `${installs[key as keyof typeof installs].id}: ${w.packages} packages, ${megabytes(w.bytes).toFixed(1)} MB, ${w.seconds.toFixed(1)} s`;
       console.log(`    ${key === 'msw' ? `${line} (the peer, ${MSW_PEER} alone)` : line}`);
     }
+    console.log(
+      `  ${installs.mcp.id}: ${mcpWeight.packages} packages, ${megabytes(mcpWeight.bytes).toFixed(1)} MB, ${mcpWeight.seconds.toFixed(1)} s (the MCP server alone, without the mock)`,
+    );
     console.log("  the SDK's runtime matrix, against engagekit-server:");
     for (const line of matrix) console.log(`    ${line}`);
   } finally {
@@ -252,6 +263,39 @@ async function node20Check(project: string, env: NodeJS.ProcessEnv) {
   const out = await run(node20, ['-e', script], { cwd: project, env });
   const seen = out.stdout.trim();
   if (seen !== '["20",false,"function","WebhookVerificationError"]') throw new StepError(`\`node -e ...\` on Node 20 printed ${seen}`);
+}
+
+/** The installed `engagekit-mcp`, started over stdio by the MCP client in mcp-client.mjs: its tools, a search, a rehearsal, a refused escape. */
+async function mcpClientCheck(project: string, env: NodeJS.ProcessEnv, node24: string) {
+  const { stdout } = await run(node24, ['mcp-client.mjs'], { cwd: project, env });
+  const seen = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+  const expected = {
+    tools: ['search_docs', 'execute'],
+    firstHit: 'operation:createCampaign',
+    result: { status: 'completed', messages: 2 },
+    calls: ['campaigns.create', 'mock.clock.advance', 'campaigns.get', 'reports.get'],
+    escape: 'ReferenceError',
+  };
+  if (JSON.stringify(seen) !== JSON.stringify(expected))
+    throw new StepError(`node mcp-client.mjs saw ${JSON.stringify(seen)}, not ${JSON.stringify(expected)}`);
+}
+
+/**
+ * The MCP server's own install (its tarball and what it pulls, without the mock): its weight, and its
+ * command with `--target mock` saying what to install.
+ */
+async function mcpOwnInstall(work: string, env: NodeJS.ProcessEnv, install: InstallCase): Promise<InstallWeight> {
+  return measureInstall(work, install, env, async (project) => {
+    const refused = await run(join(project, 'node_modules', '.bin', 'engagekit-mcp'), ['--target', 'mock'], { cwd: project, env }).then(
+      () => null,
+      (e: StepError) => e.message,
+    );
+    if (!refused?.includes('exited with 2') || !refused.includes('npm install @engagekit/mock-server')) {
+      throw new StepError(
+        `\`engagekit-mcp --target mock\` without @engagekit/mock-server should exit 2 saying what to install; it said:\n${refused ?? '(exited 0)'}`,
+      );
+    }
+  });
 }
 
 /** The unpacked size `npm pack --dry-run` reports for the package. */

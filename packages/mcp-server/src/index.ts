@@ -1,0 +1,18 @@
+/**
+ * @engagekit/mcp-server: an MCP server for the engagekit API, on the official MCP SDK. `engagekit-mcp`
+ * runs it; this entry offers the same server to mount in a host of your own.
+ */
+export { type CliConfig, ConfigError, DEFAULT_HTTP_PORT, readConfig } from './config.ts';
+export { type HttpServing, serveHttp } from './http.ts';
+export { RehearsalUnavailableError } from './internal/rehearsal.ts';
+export {
+  type ApiConnection,
+  type CallRecord,
+  createEngageMcpServer,
+  DEFAULT_LIMITS,
+  type EngageMcpServer,
+  type EngageMcpServerOptions,
+  type ExecuteLimits,
+  type ExecuteReport,
+  type ReportedError,
+} from './server.ts';
