@@ -23,7 +23,11 @@ type ExactMethod<M extends Method> = <P extends ClientPathsWithMethod<ApiClient,
   init: MaybeOptionalInit<paths[P], M>,
 ) => Promise<FetchResponse<Operation<P, M>, object, 'application/json'>>;
 
-/** An openapi-fetch client as the resource methods call it: the same methods, their init checked exactly. */
+/**
+ * An openapi-fetch client as the resource methods call it: the same methods, their init checked exactly.
+ * A result's `data` is typed as the operation's JSON; the resource methods ask for its text
+ * (`parseAs: 'text'`) and parse it themselves.
+ */
 export interface ContractClient {
   GET: ExactMethod<'get'>;
   PUT: ExactMethod<'put'>;

@@ -46,18 +46,20 @@ export async function answer<R extends FetchResult, D = BodyOf<R>>(
   call: Call<R>,
   unwrap?: (body: BodyOf<R>) => D,
 ): Promise<RawResult<D>> {
-  const { data, error, response } = await transport.send(options, (init) =>
-    call(init).catch((err: unknown) => {
-      // openapi-fetch parses a successful answer with JSON.parse. Thrown inside the attempt, anything
-      // but an EngageError would count as a failed connection and be retried.
-      throw err instanceof SyntaxError ? notJson(operationId, err) : err;
-    }),
-  );
+  const { data: text, error, response } = await transport.send(options, call);
   if (!response.ok) throw APIError.from(response.status, error === '' ? undefined : error, response.headers);
-  if (data === undefined || data === null) throw notJson(operationId);
+  // openapi-fetch hands back the text (`parseAs: 'text'`), parsed here rather than by undici's
+  // `Response.json()`: under Jest, that one's objects come from Node's realm, not the test file's, and
+  // `assert.deepStrictEqual` finds them unequal to the test's own.
+  let data: BodyOf<R>;
+  try {
+    data = JSON.parse(text as unknown as string);
+  } catch (err) {
+    throw notJson(operationId, err);
+  }
+  if (data === null || typeof data !== 'object') throw notJson(operationId);
   if (transport.validateResponse) await transport.validateResponse({ operationId, status: response.status, body: data });
-  const body = data as BodyOf<R>;
-  return { data: unwrap ? unwrap(body) : (body as D), response };
+  return { data: unwrap ? unwrap(data) : (data as D), response };
 }
 
 /** The envelope's `data`. */

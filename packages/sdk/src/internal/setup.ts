@@ -22,10 +22,14 @@ export interface TransportOptions {
   logger?: Logger | undefined;
 }
 
-/** What a resource call hands openapi-fetch beside its path, parameters and body: the call's own headers, and the fetch of one attempt. */
+/**
+ * What a resource call hands openapi-fetch beside its path, parameters and body: the call's own headers,
+ * the fetch of one attempt, and `parseAs: 'text'`: the SDK parses the answer's JSON itself (see `answer`).
+ */
 export interface CallInit {
   headers: Record<string, string> | undefined;
   fetch: (request: Request) => Promise<Response>;
+  parseAs: 'text';
 }
 
 /** One openapi-fetch call of a resource method, made with `init`: made again for each retry. */
@@ -92,7 +96,7 @@ export function createTransport(where: string, options: TransportOptions, token:
     send(o, call) {
       if (o) checkLimits('request options', o);
       const callHeaders = o?.headers;
-      return sendCall((attempt) => call({ headers: callHeaders, fetch: attempt }), sendOptions(o));
+      return sendCall((attempt) => call({ headers: callHeaders, fetch: attempt, parseAs: 'text' }), sendOptions(o));
     },
     validateResponse: options.validateResponse,
   };
