@@ -9,7 +9,10 @@ import type { OperationId, Pagination } from '../types.ts';
 import type { RequestOptions } from './request.ts';
 import type { Call, CallInit, Transport } from './setup.ts';
 
-/** What an openapi-fetch call resolves to: the parsed body of a success or of an error, with the answer. */
+/**
+ * What an openapi-fetch call resolves to: `data` of a success (typed as the operation's JSON; a resource
+ * call asks for it as text), or the parsed body of an error as `error`, with the answer.
+ */
 export interface FetchResult {
   data?: unknown;
   error?: unknown;
