@@ -1,8 +1,9 @@
 /**
  * Typechecks every `.ts` file of `dir` (and below) under `strict`, as a user's project compiles them:
- * ES2022 modules resolved the bundler's way, DOM and Node types. Writes `dir/tsconfig.json` and
- * resolves to what tsc printed: empty when everything typechecks. For tests that check generated code
- * (client generators' output, the API reference's code samples) against the packages as built.
+ * ES2022 modules resolved the bundler's way, DOM and Node types, and the global types of `types` beside
+ * Node's (`vitest/globals` for a test file's `it` and `expect`). Writes `dir/tsconfig.json` and resolves
+ * to what tsc printed: empty when everything typechecks. For tests that check generated code (client
+ * generators' output, the API reference's code samples, the READMEs' code) against the packages as built.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -12,14 +13,14 @@ import { promisify } from 'node:util';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-export async function strictTypecheck(dir: string): Promise<string> {
+export async function strictTypecheck(dir: string, types: string[] = []): Promise<string> {
   const compilerOptions = {
     strict: true,
     target: 'ES2022',
     module: 'ESNext',
     moduleResolution: 'Bundler',
     lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-    types: ['node'],
+    types: ['node', ...types],
     noEmit: true,
     skipLibCheck: true,
   };

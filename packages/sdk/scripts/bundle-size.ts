@@ -1,33 +1,29 @@
 /**
- * What an entry of the built SDK costs an app: bundled with everything it imports statically,
- * minified for the browser and gzipped. What it imports dynamically is left out: a bundler splits it
- * into a chunk of its own, fetched only when called (`webhooks.unwrap` loads the webhooks entry on first
- * use, a low-level client's first request loads openapi-fetch). The package test holds the main entry
- * to its budget with it, and the `sdk.size` benchmark row reports it.
+ * What an entry of the built SDK costs an app, bundled as an app's bundler does: with everything it can
+ * load, what it imports dynamically included (without code splitting, esbuild inlines a dynamic import;
+ * with it, the chunk is fetched on first use, and the app pays for it then), minified, ESM, for the
+ * neutral platform, and gzipped. The same as, from the repository root:
+ *
+ *   npx esbuild packages/sdk/dist/index.js --bundle --minify --format=esm --platform=neutral | gzip -9 | wc -c
+ *
+ * The package test holds the main entry to its budget with it, and the `sdk.size` benchmark rows report
+ * every entry.
  */
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 
-/** The main entry's budget in bytes, minified and gzipped. */
-export const MAIN_BUDGET_BYTES = 6 * 1024;
-
-const lazyImportsExternal: Plugin = {
-  name: 'lazy-imports-external',
-  setup(b) {
-    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
-  },
-};
+/** The main entry's budget in bytes, minified and gzipped, openapi-fetch and webhook verification included. */
+export const MAIN_BUDGET_BYTES = 10 * 1024;
 
 /** `entry` (a file of the SDK's dist) bundled, minified and gzipped: its size and the files it pulled in. */
 export async function bundleSize(distDir: string, entry: string): Promise<{ gzipped: number; inputs: string[] }> {
   const result = await build({
-    plugins: [lazyImportsExternal],
     entryPoints: [join(distDir, entry)],
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
+    platform: 'neutral',
     write: false,
     metafile: true,
     logLevel: 'silent',

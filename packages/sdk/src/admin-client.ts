@@ -1,8 +1,7 @@
 /** `createAdminClient`: the operator's client, with the admin token: companies, their tokens, customers and webhook endpoints. */
-import type { Client } from 'openapi-fetch';
 import type { APIPromise } from './api-promise.ts';
 import type { ClientOptions } from './client.ts';
-import type { paths } from './generated/paths.ts';
+import { type ApiClient, exact } from './internal/api-client.ts';
 import { one, type PaginatedPage, paginatedList, required } from './internal/calls.ts';
 import type { RequestOptions } from './internal/request.ts';
 import { check, createTransport } from './internal/setup.ts';
@@ -41,8 +40,8 @@ export interface EngageAdminClient {
   };
   /** Whether the server is up (needs no token). */
   health(options?: RequestOptions): APIPromise<Health>;
-  /** The low-level openapi-fetch client on `baseUrl` (same auth, retries and timeout). */
-  api: Client<paths, 'application/json'>;
+  /** The openapi-fetch client on `baseUrl` that the methods above send through (the admin token, retries, timeout, log): any path of the contract. */
+  api: ApiClient;
 }
 
 /**
@@ -64,39 +63,31 @@ export function createAdminClient(options: AdminClientOptions): EngageAdminClien
     typeof options.adminToken === 'string' && options.adminToken.length > 0,
     'adminToken is required: the admin token the server was started with (ADMIN_TOKEN)',
   );
-  const { requester, lowLevel } = createTransport(where, options, options.adminToken, options.baseUrl);
-  const company = (method: string, uuid: string) => `/api/v2/companies/${required(`companies.${method}`, 'a company uuid', uuid)}`;
+  const t = createTransport(where, options, options.adminToken);
+  const api = t.client(options.baseUrl);
+  const admin = exact(api);
+  const company = (method: string, uuid: string) => required(`companies.${method}`, 'a company uuid', uuid);
   return {
     companies: {
-      create: (body, o) => one(requester, o, () => ({ operationId: 'createCompany', method: 'POST', path: '/api/v2/companies', body })),
-      get: (uuid, o) => one(requester, o, () => ({ operationId: 'getCompany', method: 'GET', path: company('get', uuid) })),
+      create: (body, o) => one(t, 'createCompany', o, (init) => admin.POST('/api/v2/companies', { ...init, body })),
+      get: (uuid, o) => one(t, 'getCompany', o, (init) => admin.GET('/api/v2/companies/{uuid}', { ...init, params: { path: { uuid: company('get', uuid) } } })),
       list: (params, o) =>
-        paginatedList(
-          requester,
-          { operationId: 'listCompanies', path: () => '/api/v2/companies', query: (page) => ({ ...params, page }), page: params?.page },
-          o,
-        ),
+        paginatedList(t, 'listCompanies', o, params?.page, (page, init) => admin.GET('/api/v2/companies', { ...init, params: { query: { ...params, page } } })),
       tokens: {
         create: (uuid, body, o) =>
-          one(requester, o, () => ({
-            operationId: 'createToken',
-            method: 'POST',
-            path: `${company('tokens.create', uuid)}/tokens`,
-            body: body ?? {},
-          })),
+          one(t, 'createToken', o, (init) =>
+            admin.POST('/api/v2/companies/{uuid}/tokens', { ...init, params: { path: { uuid: company('tokens.create', uuid) } }, body: body ?? {} }),
+          ),
       },
       customers: {
         import: (uuid, body, o) =>
-          one(requester, o, () => ({
-            operationId: 'importCustomers',
-            method: 'POST',
-            path: `${company('customers.import', uuid)}/customers`,
-            body,
-          })),
+          one(t, 'importCustomers', o, (init) =>
+            admin.POST('/api/v2/companies/{uuid}/customers', { ...init, params: { path: { uuid: company('customers.import', uuid) } }, body }),
+          ),
       },
-      webhookEndpoints: createWebhookEndpoints(requester, 'companies.webhookEndpoints'),
+      webhookEndpoints: createWebhookEndpoints(t, admin, 'companies.webhookEndpoints'),
     },
-    health: (o) => one(requester, o, () => ({ operationId: 'getHealth', method: 'GET', path: '/api/v2/health' })),
-    api: lowLevel(options.baseUrl),
+    health: (o) => one(t, 'getHealth', o, (init) => admin.GET('/api/v2/health', { ...init })),
+    api,
   };
 }

@@ -269,6 +269,48 @@ describe('createClient', () => {
     }
   });
 
+  it('sends the resource calls through client.api, whose middleware sees them', async () => {
+    const { c } = client((req) => ok({ id: 'x', path: req.url.pathname }, req.method === 'POST' ? 201 : 200), { orderBaseUrl: 'http://orders.test' });
+    const seen: string[] = [];
+    const middleware = {
+      onRequest({ request, schemaPath }: { request: Request; schemaPath: string }) {
+        seen.push(`${request.method} ${schemaPath}`);
+        request.headers.set('x-trace', 'mw');
+        return request;
+      },
+    };
+    c.api.agency.use(middleware);
+    c.api.orders.use(middleware);
+    await c.campaigns.get('cmp_1');
+    await c.orders.add(orderBody);
+    await c.webhookEndpoints.get('wh_1');
+    expect(seen).toEqual(['GET /agency/getCampaign/{id}', 'POST /api/order/addOrder', 'GET /api/v2/companies/{uuid}/webhooks/{id}']);
+  });
+
+  it('makes each retry a request of its own, with the same body and Idempotency-Key', async () => {
+    const requests: Request[] = [];
+    const { c, calls } = client((_, n) => (n === 1 ? apiError(503, 'x', 'later', {}, { 'retry-after': '0' }) : ok({ id: 'cmp_1' }, 201)));
+    c.api.agency.use({
+      onRequest({ request }) {
+        requests.push(request);
+      },
+    });
+    await c.campaigns.create(campaignBody, { headers: { 'x-team': 'growth' } });
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).not.toBe(requests[1]);
+    expect(calls.map((r) => JSON.parse(r.body))).toEqual([campaignBody, campaignBody]);
+    expect(calls.map((r) => r.headers.get('x-team'))).toEqual(['growth', 'growth']);
+    expect(calls[0]?.headers.get('idempotency-key')).toBe(calls[1]?.headers.get('idempotency-key'));
+  });
+
+  it('rejects an empty successful answer with an EngageError saying it is not JSON, without retrying', async () => {
+    const { c, calls } = client(() => new Response('', { status: 200 }));
+    await expect(c.reports.get()).rejects.toThrow('The answer to reportingCampaign is not JSON: is baseUrl the engagekit API?');
+    const html = client(() => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } }));
+    await expect(html.c.campaigns.get('cmp_1')).rejects.toBeInstanceOf(EngageError);
+    expect([calls.length, html.calls.length]).toEqual([1, 1]);
+  });
+
   it('keeps the low-level openapi-fetch clients reachable, with auth and retries', async () => {
     const { c, calls } = client((_, n) => (n === 1 ? apiError(502, 'x', 'gateway', {}, { 'retry-after': '0' }) : ok([{ id: 'wh_1' }])), {
       orderBaseUrl: 'http://orders.test',

@@ -1,7 +1,6 @@
 /** `createClient`: the typed engagekit client, its options and its resources. */
-import type { Client } from 'openapi-fetch';
 import type { APIPromise } from './api-promise.ts';
-import type { paths } from './generated/paths.ts';
+import type { ApiClient } from './internal/api-client.ts';
 import type { Logger, LogLevel } from './internal/log.ts';
 import type { RequestOptions, ResponseValidator } from './internal/request.ts';
 import { check, createTransport, isAbsoluteUrl } from './internal/setup.ts';
@@ -141,15 +140,15 @@ export interface EngageClient {
     unwrap(rawBody: WebhookBody, headers: WebhookHeaders, secret?: string | readonly string[], options?: VerifyWebhookOptions): Promise<WebhookEvent>;
   };
   /**
-   * The low-level openapi-fetch clients (same auth, retries and timeout), for anything the resources do not
-   * cover. They return `{ data, error, response }` instead of throwing on error statuses. openapi-fetch is
-   * loaded with their first request, so apps that never use them do not carry it.
+   * The openapi-fetch clients the resource methods send through (same auth, retries, timeout and log),
+   * for any path of the contract. They return `{ data, error, response }` instead of throwing on error
+   * statuses. Middleware given to their `use` applies to the resource methods' requests too.
    */
   api: {
     /** Agency and admin paths on `baseUrl`. */
-    agency: Client<paths, 'application/json'>;
+    agency: ApiClient;
     /** Order paths on `orderBaseUrl`. */
-    orders: Client<paths, 'application/json'>;
+    orders: ApiClient;
   };
 }
 
@@ -172,7 +171,7 @@ export function createClient(options: ClientOptions): EngageClient {
   check(where, typeof options.token === 'string' && options.token.length > 0, 'token is required: the company token issued by the admin API');
   check(where, typeof options.uuid === 'string' && options.uuid.length > 0, 'uuid is required: the company UUID');
   const orderBaseUrl = options.orderBaseUrl ?? options.baseUrl;
-  const { requester, lowLevel } = createTransport(where, options, options.token, orderBaseUrl);
-  const api = { agency: lowLevel(options.baseUrl), orders: lowLevel(orderBaseUrl) };
-  return { ...createResources({ uuid: options.uuid, requester, webhookSecret: options.webhookSecret }), api };
+  const transport = createTransport(where, options, options.token);
+  const api = { agency: transport.client(options.baseUrl), orders: transport.client(orderBaseUrl) };
+  return { ...createResources({ uuid: options.uuid, transport, api, webhookSecret: options.webhookSecret }), api };
 }

@@ -1,80 +1,74 @@
-/** The resource methods of the company client: one call each, unwrapped to the resource. */
-import type { CampaignPage, CustomerPage, EngageClient, ListRequestOptions } from './client.ts';
+/**
+ * The resource methods of the company client: each sends its request through openapi-fetch's typed
+ * methods, so its path, method, parameters and body are checked against the contract's `paths`.
+ */
+import type { EngageClient } from './client.ts';
 import { EngageError } from './errors.ts';
-import { one, paginatedList, required, settle } from './internal/calls.ts';
-import type { CallSpec, Requester, RequestOptions } from './internal/request.ts';
-import { fetchPage, PagePromise } from './pagination.ts';
-import type { Campaign, CampaignListParams, Customer, CustomerListParams, CustomerListResponse } from './types.ts';
+import { exact } from './internal/api-client.ts';
+import { list, one, paginatedList, required } from './internal/calls.ts';
+import type { Transport } from './internal/setup.ts';
 import { bindToCompany, createWebhookEndpoints } from './webhook-endpoints.ts';
 
-/** What the company client's resources need beside the plumbing. */
+/** What the company client's resources need. */
 export interface ResourceConfig {
   uuid: string;
-  requester: Requester;
+  transport: Transport;
+  /** The openapi-fetch clients on `baseUrl` and `orderBaseUrl` (`client.api.agency`, `client.api.orders`). */
+  api: EngageClient['api'];
   /** The default secret of `webhooks.unwrap`. */
   webhookSecret: string | readonly string[] | undefined;
 }
 
-/** The resources of `EngageClient`, over the request plumbing. */
-export function createResources({ uuid, requester, webhookSecret }: ResourceConfig): Omit<EngageClient, 'api'> {
-  const call = <T>(options: RequestOptions | undefined, spec: () => CallSpec) => one<T>(requester, options, spec);
-
-  const campaignPage = (params: CampaignListParams | undefined, options: ListRequestOptions | undefined) =>
-    paginatedList<Campaign, CampaignPage>(
-      requester,
-      { operationId: 'getCampaignData', path: () => '/agency/getCampaignData', query: (page) => ({ ...params, page, uuid }), page: params?.page },
-      options,
-    );
-
-  const customerPage = (params: CustomerListParams | undefined, options: ListRequestOptions | undefined) => {
-    const raw = (page: number) =>
-      requester.call<CustomerListResponse>(
-        { operationId: 'getCustomers', method: 'GET', path: '/agency/getCustomers', query: { ...params, page, uuid } },
-        options,
-      );
-    // The answer does not repeat its page number: it is the one asked for.
-    const style = ({ data, total, paging }: CustomerListResponse, page: number) => ({ data, page, total, nextPage: paging.after, paging });
-    return new PagePromise<Customer, CustomerPage>(
-      settle(() => fetchPage(params?.page ?? 1, style, raw)),
-      options,
-    );
-  };
-
+/** The resources of `EngageClient`. */
+export function createResources({ uuid, transport: t, api, webhookSecret }: ResourceConfig): Omit<EngageClient, 'api'> {
+  const agency = exact(api.agency);
+  const orders = exact(api.orders);
   return {
     agency: {
-      sync: (options) => call(options, () => ({ operationId: 'sync', method: 'POST', path: '/agency/sync', query: { uuid } })),
+      sync: (options) => one(t, 'sync', options, (init) => agency.POST('/agency/sync', { ...init, params: { query: { uuid } } })),
     },
     templates: {
-      submit: (body, options) => call(options, () => ({ operationId: 'submitTemplate', method: 'POST', path: '/agency/template', query: { uuid }, body })),
+      submit: (body, options) => one(t, 'submitTemplate', options, (init) => agency.POST('/agency/template', { ...init, params: { query: { uuid } }, body })),
     },
     campaigns: {
       create: (body, options) =>
-        call(options, () => ({ operationId: 'createCampaign', method: 'POST', path: '/agency/createCampaign', query: { uuid }, body })),
-      list: campaignPage,
+        one(t, 'createCampaign', options, (init) => agency.POST('/agency/createCampaign', { ...init, params: { query: { uuid } }, body })),
+      list: (params, options) =>
+        paginatedList(t, 'getCampaignData', options, params?.page, (page, init) =>
+          agency.GET('/agency/getCampaignData', { ...init, params: { query: { ...params, page, uuid } } }),
+        ),
       get: (id, options) =>
-        call(options, () => ({
-          operationId: 'getCampaign',
-          method: 'GET',
-          path: `/agency/getCampaign/${required('campaigns.get', 'a campaign id', id)}`,
-          query: { uuid },
-        })),
+        one(t, 'getCampaign', options, (init) =>
+          agency.GET('/agency/getCampaign/{id}', { ...init, params: { path: { id: required('campaigns.get', 'a campaign id', id) }, query: { uuid } } }),
+        ),
     },
-    customers: { list: customerPage },
+    customers: {
+      list: (params, options) =>
+        list(
+          t,
+          'getCustomers',
+          options,
+          params?.page,
+          (page, init) => agency.GET('/agency/getCustomers', { ...init, params: { query: { ...params, page, uuid } } }),
+          // The answer does not repeat its page number: it is the one asked for.
+          ({ data, total, paging }, page) => ({ data, page, total, nextPage: paging.after, paging }),
+        ),
+    },
     reports: {
-      get: (options) => call(options, () => ({ operationId: 'reportingCampaign', method: 'GET', path: '/agency/reportingCampaign', query: { uuid } })),
+      get: (options) => one(t, 'reportingCampaign', options, (init) => agency.GET('/agency/reportingCampaign', { ...init, params: { query: { uuid } } })),
     },
     orders: {
-      add: (body, options) => call(options, () => ({ operationId: 'addOrder', method: 'POST', surface: 'orders', path: '/api/order/addOrder', body })),
+      add: (body, options) => one(t, 'addOrder', options, (init) => orders.POST('/api/order/addOrder', { ...init, body })),
       update: (companyOrderId, body, options) =>
-        call(options, () => ({
-          operationId: 'updateOrder',
-          method: 'PUT',
-          surface: 'orders',
-          path: `/api/order/updateOrder/${required('orders.update', "the order's company_order_id", companyOrderId)}`,
-          body,
-        })),
+        one(t, 'updateOrder', options, (init) =>
+          orders.PUT('/api/order/updateOrder/{orderId}', {
+            ...init,
+            params: { path: { orderId: required('orders.update', "the order's company_order_id", companyOrderId) } },
+            body,
+          }),
+        ),
     },
-    webhookEndpoints: bindToCompany(createWebhookEndpoints(requester, 'webhookEndpoints'), uuid),
+    webhookEndpoints: bindToCompany(createWebhookEndpoints(t, agency, 'webhookEndpoints'), uuid),
     webhooks: {
       async unwrap(rawBody, headers, secret, options) {
         const secrets = secret ?? webhookSecret;

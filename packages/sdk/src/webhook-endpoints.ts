@@ -3,8 +3,10 @@
  * offers it as is (`companies.webhookEndpoints`); the company client binds its own uuid (`webhookEndpoints`).
  */
 import type { APIPromise } from './api-promise.ts';
+import type { ContractClient } from './internal/api-client.ts';
 import { one, type PaginatedPage, paginatedList, required } from './internal/calls.ts';
-import type { Requester, RequestOptions } from './internal/request.ts';
+import type { RequestOptions } from './internal/request.ts';
+import type { Transport } from './internal/setup.ts';
 import type { ListOptions, PagePromise } from './pagination.ts';
 import type {
   CreateWebhookEndpointBody,
@@ -57,53 +59,57 @@ export type BoundToCompany<T> = {
 /** The company client's own webhook endpoints (`client.webhookEndpoints`): the methods of `CompanyWebhookEndpoints` without the uuid. */
 export type WebhookEndpoints = BoundToCompany<CompanyWebhookEndpoints>;
 
-/** The webhook endpoint methods over the request plumbing; `name` prefixes argument errors (`webhookEndpoints.get needs ...`). */
-export function createWebhookEndpoints(requester: Requester, name: string): CompanyWebhookEndpoints {
-  const base = (method: string, uuid: string) => `/api/v2/companies/${required(`${name}.${method}`, 'the company uuid', uuid)}/webhooks`;
-  const endpoint = (method: string, uuid: string, id: string) => `${base(method, uuid)}/${required(`${name}.${method}`, 'an endpoint id', id)}`;
+/**
+ * The webhook endpoint methods, sent through `api` (an openapi-fetch client on `baseUrl`); `name`
+ * prefixes argument errors (`webhookEndpoints.get needs ...`).
+ */
+export function createWebhookEndpoints(t: Transport, api: ContractClient, name: string): CompanyWebhookEndpoints {
+  const company = (method: string, uuid: string) => required(`${name}.${method}`, 'the company uuid', uuid);
+  const endpoint = (method: string, uuid: string, id: string) => ({
+    uuid: company(method, uuid),
+    id: required(`${name}.${method}`, 'an endpoint id', id),
+  });
   return {
-    create: (uuid, body, options) => one(requester, options, () => ({ operationId: 'createWebhook', method: 'POST', path: base('create', uuid), body })),
-    list: (uuid, params, options) =>
-      paginatedList(
-        requester,
-        { operationId: 'listWebhooks', path: () => base('list', uuid), query: (page) => ({ ...params, page }), page: params?.page },
-        options,
+    create: (uuid, body, options) =>
+      one(t, 'createWebhook', options, (init) =>
+        api.POST('/api/v2/companies/{uuid}/webhooks', { ...init, params: { path: { uuid: company('create', uuid) } }, body }),
       ),
-    get: (uuid, id, options) => one(requester, options, () => ({ operationId: 'getWebhook', method: 'GET', path: endpoint('get', uuid, id) })),
+    list: (uuid, params, options) =>
+      paginatedList(t, 'listWebhooks', options, params?.page, (page, init) =>
+        api.GET('/api/v2/companies/{uuid}/webhooks', { ...init, params: { path: { uuid: company('list', uuid) }, query: { ...params, page } } }),
+      ),
+    get: (uuid, id, options) =>
+      one(t, 'getWebhook', options, (init) => api.GET('/api/v2/companies/{uuid}/webhooks/{id}', { ...init, params: { path: endpoint('get', uuid, id) } })),
     update: (uuid, id, body, options) =>
-      one(requester, options, () => ({ operationId: 'updateWebhook', method: 'PATCH', path: endpoint('update', uuid, id), body })),
-    delete: (uuid, id, options) => one(requester, options, () => ({ operationId: 'deleteWebhook', method: 'DELETE', path: endpoint('delete', uuid, id) })),
+      one(t, 'updateWebhook', options, (init) =>
+        api.PATCH('/api/v2/companies/{uuid}/webhooks/{id}', { ...init, params: { path: endpoint('update', uuid, id) }, body }),
+      ),
+    delete: (uuid, id, options) =>
+      one(t, 'deleteWebhook', options, (init) =>
+        api.DELETE('/api/v2/companies/{uuid}/webhooks/{id}', { ...init, params: { path: endpoint('delete', uuid, id) } }),
+      ),
     rotateSecret: (uuid, id, body, options) =>
-      one(requester, options, () => ({
-        operationId: 'rotateWebhookSecret',
-        method: 'POST',
-        path: `${endpoint('rotateSecret', uuid, id)}/rotate-secret`,
-        body: body ?? {},
-      })),
+      one(t, 'rotateWebhookSecret', options, (init) =>
+        api.POST('/api/v2/companies/{uuid}/webhooks/{id}/rotate-secret', { ...init, params: { path: endpoint('rotateSecret', uuid, id) }, body: body ?? {} }),
+      ),
     sendTest: (uuid, id, body, options) =>
-      one(requester, options, () => ({
-        operationId: 'sendTestEvent',
-        method: 'POST',
-        path: `${endpoint('sendTest', uuid, id)}/test`,
-        body: body ?? {},
-      })),
+      one(t, 'sendTestEvent', options, (init) =>
+        api.POST('/api/v2/companies/{uuid}/webhooks/{id}/test', { ...init, params: { path: endpoint('sendTest', uuid, id) }, body: body ?? {} }),
+      ),
     deliveries: (uuid, id, params, options) =>
-      paginatedList(
-        requester,
-        {
-          operationId: 'listWebhookDeliveries',
-          path: () => `${endpoint('deliveries', uuid, id)}/deliveries`,
-          query: (page) => ({ ...params, page }),
-          page: params?.page,
-        },
-        options,
+      paginatedList(t, 'listWebhookDeliveries', options, params?.page, (page, init) =>
+        api.GET('/api/v2/companies/{uuid}/webhooks/{id}/deliveries', {
+          ...init,
+          params: { path: endpoint('deliveries', uuid, id), query: { ...params, page } },
+        }),
       ),
     redeliver: (uuid, id, deliveryId, options) =>
-      one(requester, options, () => ({
-        operationId: 'redeliverWebhookDelivery',
-        method: 'POST',
-        path: `${endpoint('redeliver', uuid, id)}/deliveries/${required(`${name}.redeliver`, 'a delivery id', deliveryId)}/redeliver`,
-      })),
+      one(t, 'redeliverWebhookDelivery', options, (init) =>
+        api.POST('/api/v2/companies/{uuid}/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+          ...init,
+          params: { path: { ...endpoint('redeliver', uuid, id), deliveryId: required(`${name}.redeliver`, 'a delivery id', deliveryId) } },
+        }),
+      ),
   };
 }
 

@@ -128,13 +128,13 @@ describe('the built package', () => {
     });
   });
 
-  it(`keeps the main entry within ${MAIN_BUDGET_BYTES} bytes minified and gzipped`, async () => {
+  it(`keeps the main entry within ${MAIN_BUDGET_BYTES} bytes minified and gzipped, with all it can load`, async () => {
     const main = await bundle('index.js');
     console.log(`@engagekit/sdk main entry: ${main.gzipped} bytes min+gz (budget ${MAIN_BUDGET_BYTES})`);
-    // Webhook verification is loaded by `webhooks.unwrap` on first use, and openapi-fetch by the first
-    // request of a low-level client (`client.api`), not with the main entry.
-    expect(main.inputs.some((i) => i.endsWith('dist/webhooks.js'))).toBe(false);
-    expect(main.inputs.some((i) => i.includes('openapi-fetch') || /dist\/low-level-\w+\.js$/.test(i))).toBe(false);
+    // What an app pays: openapi-fetch, which every call goes through, and webhook verification, which
+    // `webhooks.unwrap` imports dynamically, are in the bundle.
+    expect(main.inputs.filter((i) => i.includes('openapi-fetch'))).toHaveLength(1);
+    expect(main.inputs.some((i) => i.endsWith('dist/webhooks.js'))).toBe(true);
     expect(main.gzipped).toBeLessThanOrEqual(MAIN_BUDGET_BYTES);
   });
 

@@ -63,7 +63,7 @@ export const TemplatePayload = z
   .meta({
     id: 'TemplatePayload',
     // As a campaign answers it, with every default filled in.
-    outputId: 'CampaignTemplatePayload',
+    outputId: 'StoredTemplatePayload',
     description: 'The template a campaign sends, with its variables and their values.',
   });
 export type TemplatePayload = z.infer<typeof TemplatePayload>;

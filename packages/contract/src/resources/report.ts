@@ -38,12 +38,12 @@ export const Report = z
   .object({
     campaigns: z
       .object({ total: count(3), by_status: z.object(byStatusShape).meta({ id: 'CampaignStatusCounts', description: 'Campaigns in each status.' }) })
-      .meta({ id: 'ReportCampaigns', description: 'The company’s campaigns.' }),
+      .meta({ id: 'CampaignCounts', description: 'The company’s campaigns.' }),
     messages: MessageCounts,
-    customers: z.object({ total: count(40) }).meta({ id: 'ReportCustomers', description: 'The company’s customers.' }),
+    customers: z.object({ total: count(40) }).meta({ id: 'CustomerCounts', description: 'The company’s customers.' }),
     orders: z
       .object({ total: count(57), amount: z.number().min(0).meta({ description: 'Sum of the order totals.', example: 85432.5 }) })
-      .meta({ id: 'ReportOrders', description: 'The company’s orders.' }),
+      .meta({ id: 'OrderTotals', description: 'The company’s orders.' }),
     campaigns_detail: z.array(CampaignReportRow).meta({ description: 'The newest campaigns, up to 100, newest first, with their message outcomes.' }),
     generated_at: Timestamp,
   })

@@ -1,9 +1,14 @@
-/** What `createClient` and `createAdminClient` share: their option checks, the request plumbing and the low-level clients. */
+/**
+ * What `createClient` and `createAdminClient` share: their option checks, and the openapi-fetch clients
+ * every call goes through (the resources' and `client.api`'s alike).
+ */
+import createFetchClient from 'openapi-fetch';
 import { EngageError } from '../errors.ts';
-import { type LowLevelClient, lazyClient } from './lazy-client.ts';
+import type { paths } from '../generated/paths.ts';
+import type { ApiClient } from './api-client.ts';
 import { createLog, type Logger, type LogLevel } from './log.ts';
-import { checkLimits, createRequester, type Requester, type ResponseValidator } from './request.ts';
-import type { FetchLike } from './transport.ts';
+import { checkLimits, type RequestOptions, type ResponseValidator } from './request.ts';
+import { type FetchLike, type SendOptions, send, sendCall } from './transport.ts';
 
 /** The options both clients take. */
 export interface TransportOptions {
@@ -15,6 +20,36 @@ export interface TransportOptions {
   validateResponse?: ResponseValidator | undefined;
   logLevel?: LogLevel | undefined;
   logger?: Logger | undefined;
+}
+
+/**
+ * What a resource call hands openapi-fetch beside its path, parameters and body: the call's own headers,
+ * the fetch of one attempt, and `parseAs: 'text'`: the SDK parses the answer's JSON itself (see `answer`).
+ */
+export interface CallInit {
+  headers: Record<string, string> | undefined;
+  fetch: (request: Request) => Promise<Response>;
+  parseAs: 'text';
+}
+
+/** One openapi-fetch call of a resource method, made with `init`: made again for each retry. */
+export type Call<T extends { response: Response }> = (init: CallInit) => Promise<T>;
+
+/** The clients' plumbing, shared by their resources and their low-level clients. */
+export interface Transport {
+  /**
+   * An openapi-fetch client on `baseUrl` sending the client's headers. A request made on it directly
+   * (`client.api`) goes through `send` (retries, timeout, idempotency key, log) and the client's fetch,
+   * looked up per request; a resource call gives openapi-fetch the fetch of its attempt instead.
+   */
+  client(baseUrl: string): ApiClient;
+  /**
+   * Sends a resource call with its request options: its headers, timeout, retries, signal and
+   * idempotency key (see `sendCall`). Throws on a bad option.
+   */
+  send<T extends { response: Response }>(options: RequestOptions | undefined, call: Call<T>): Promise<T>;
+  /** Checks every successful answer of a resource method. */
+  validateResponse: ResponseValidator | undefined;
 }
 
 /** Throws an `EngageError` naming `where` unless `ok`. */
@@ -31,16 +66,11 @@ export function isAbsoluteUrl(url: unknown): boolean {
   }
 }
 
-/**
- * Checks the shared options and builds the plumbing: every request carries `Authorization: Bearer <token>`.
- * `orderBaseUrl` is where order calls go.
- */
-export function createTransport(
-  where: string,
-  options: TransportOptions,
-  token: string,
-  orderBaseUrl: string,
-): { requester: Requester; lowLevel: (baseUrl: string) => LowLevelClient } {
+/** The fetch of the moment: a fetch installed after the client was made (MSW, a test double) is used. */
+const globalFetch: FetchLike = (url, init) => globalThis.fetch(url, init);
+
+/** Checks the shared options and builds the plumbing: every request carries `Authorization: Bearer <token>`. */
+export function createTransport(where: string, options: TransportOptions, token: string): Transport {
   check(
     where,
     isAbsoluteUrl(options.baseUrl),
@@ -49,17 +79,25 @@ export function createTransport(
   check(where, options.fetch === undefined || typeof options.fetch === 'function', 'fetch must be a function called as fetch(url, init)');
   checkLimits(where, options);
   const headers = { ...options.headers, authorization: `Bearer ${token}` };
-  const requester = createRequester({
-    baseUrl: options.baseUrl,
-    orderBaseUrl,
-    headers,
-    fetch: options.fetch,
-    maxRetries: options.maxRetries ?? 2,
-    timeout: options.timeout ?? 60_000,
-    validateResponse: options.validateResponse,
-    log: createLog(options.logLevel, options.logger),
+  const maxRetries = options.maxRetries ?? 2;
+  const timeout = options.timeout ?? 60_000;
+  const log = createLog(options.logLevel, options.logger);
+  const sendOptions = (o: RequestOptions | undefined): SendOptions => ({
+    fetch: options.fetch ?? globalFetch,
+    maxRetries: o?.maxRetries ?? maxRetries,
+    timeout: o?.timeout ?? timeout,
+    signal: o?.signal,
+    idempotencyKey: o?.idempotencyKey,
+    log,
   });
-  // Loaded on first use, so the main entry does not carry openapi-fetch.
-  const lowLevel = (baseUrl: string) => lazyClient(async () => (await import('./low-level.ts')).createLowLevelClient(baseUrl, headers, requester));
-  return { requester, lowLevel };
+  const fetch = (request: Request) => send(request, sendOptions(undefined));
+  return {
+    client: (baseUrl) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch }),
+    send(o, call) {
+      if (o) checkLimits('request options', o);
+      const callHeaders = o?.headers;
+      return sendCall((attempt) => call({ headers: callHeaders, fetch: attempt, parseAs: 'text' }), sendOptions(o));
+    },
+    validateResponse: options.validateResponse,
+  };
 }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, hangingFetch, json } from '../../test/helpers/fake-fetch.ts';
 import { APIConnectionError, APITimeoutError, APIUserAbortError } from '../errors.ts';
-import { attemptTimer, type SendOptions, send, type TransportDeps } from './transport.ts';
+import { attemptTimer, type SendOptions, send, sendCall, type TransportDeps } from './transport.ts';
 
 const NOW = Date.parse('2026-01-05T08:00:00Z');
 
@@ -188,6 +188,49 @@ describe('send', () => {
     const pending = send(new Request('http://api.test/x', { signal: controller.signal }), options(h.fetch), deps);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});
+
+describe('sendCall', () => {
+  /** A call as openapi-fetch makes it: a new Request each time, handed to the fetch it is given. */
+  const postCall = (seen: Response[]) => async (fetch: (request: Request) => Promise<Response>) => {
+    const request = new Request('http://api.test/agency/createCampaign?uuid=u', {
+      method: 'POST',
+      body: '{"name":"once"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const response = await fetch(request);
+    seen.push(response);
+    return { response };
+  };
+
+  it('makes the call again for each retry, with the same body and one Idempotency-Key, and gives the answer unread', async () => {
+    const { deps, sleeps } = recordingDeps();
+    const f = fakeFetch((_, n) => (n === 1 ? apiError(503, 'unavailable', 'later') : json(201, { id: 'cmp_1' })));
+    const seen: Response[] = [];
+    const { response } = await sendCall(postCall(seen), options(f.fetch), deps);
+    expect(seen).toHaveLength(2);
+    expect(sleeps).toHaveLength(1);
+    expect(f.calls.map((c) => c.body)).toEqual(['{"name":"once"}', '{"name":"once"}']);
+    expect(new Set(f.calls.map((c) => c.headers.get('idempotency-key'))).size).toBe(1);
+    expect(f.calls[0]?.headers.get('idempotency-key')).toMatch(/^engagekit-/);
+    // The fetch's own answer, for openapi-fetch to read once.
+    expect(response).toBe(seen[1]);
+    expect(response.bodyUsed).toBe(false);
+    expect(await response.json()).toEqual({ id: 'cmp_1' });
+  });
+
+  it('times out the whole call, the reading of the answer included, and says which request it was', async () => {
+    const { deps } = recordingDeps();
+    const stalled = async () => new Response(new ReadableStream({ start() {} }), { status: 200 });
+    const call = async (fetch: (request: Request) => Promise<Response>) => {
+      const response = await fetch(new Request('http://api.test/agency/reportingCampaign?uuid=u'));
+      await response.text();
+      return { response };
+    };
+    const err = await sendCall(call, options(stalled, { timeout: 5, maxRetries: 0 }), deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APITimeoutError);
+    expect((err as Error).message).toBe('GET http://api.test/agency/reportingCampaign?uuid=u timed out after 5 ms (the `timeout` option)');
   });
 });
 
