@@ -15,6 +15,9 @@ export default defineConfig([
     entry: { index: 'src/index.ts', node: 'src/node.ts', browser: 'src/browser.ts' },
     // The browser entry runs in a bundler, which loads ES modules: it has no CommonJS build.
     esmOnly: ['browser'],
+    // msw's cookie store, which ships CommonJS of its own: required from node_modules (with the public
+    // suffix list it loads) rather than copied into node.cjs; a dependency here, in msw's range.
+    cjsRequired: ['tough-cookie'],
     // msw's interceptors read their HTTP parser's WebAssembly beside their module: beside node.cjs, once bundled.
     cjsAssets: [{ via: ['msw', '@mswjs/interceptors'], file: 'lib/node/llhttp/llhttp.wasm', to: 'llhttp/llhttp.wasm' }],
   }),

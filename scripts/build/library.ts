@@ -40,6 +40,12 @@ export interface LibraryBuildOptions {
    */
   esmOnly?: string[];
   /**
+   * Dependencies of a package bundled into the CommonJS build (an ES-module-only one) that ship
+   * CommonJS of their own: left to `require` there rather than copied in, so they must be
+   * dependencies of this package too, in the range the bundled package asks for.
+   */
+  cjsRequired?: string[];
+  /**
    * Files a dependency bundled into the CommonJS build reads beside its own module at run time, copied
    * to the same place beside the bundle: `via` is the chain of packages that leads to it from this one.
    */
@@ -134,6 +140,13 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
       // import.meta.url, in the CommonJS build, from the file's own path.
       shims: true,
       noExternal: [...inline, ...bundle, ...esmOnly],
+      ...(options.cjsRequired
+        ? {
+            esbuildOptions(o) {
+              o.external = [...(o.external ?? []), ...(options.cjsRequired ?? [])];
+            },
+          }
+        : {}),
       async onSuccess() {
         for (const asset of options.cjsAssets ?? []) {
           const to = join(options.dir, 'dist', asset.to);

@@ -3,8 +3,7 @@
  * global fetch, on the same mock. Run: `pnpm --filter @engagekit/mock-server bench`. Numbers only: no
  * assertion, since this machine is shared and noisy.
  */
-import { createApp, createMemoryStore } from '@engagekit/runtime';
-import { sha256Hex } from '../src/internal/token.ts';
+import { createApp, createMemoryStore, hashToken } from '@engagekit/runtime';
 import { DEFAULT_ADMIN_TOKEN, DEFAULT_JWT_SECRET, setupMockApi } from '../src/node.ts';
 
 const mock = setupMockApi({ baseUrl: 'http://api.engagekit-bench.invalid' });
@@ -16,7 +15,7 @@ const store = createMemoryStore();
 await store.createCompany({ ...mock.company, timezone: 'UTC', created_at: new Date().toISOString() });
 const app = createApp({
   store,
-  config: { jwtSecret: DEFAULT_JWT_SECRET, adminTokenHash: sha256Hex(DEFAULT_ADMIN_TOKEN), rateLimitPerMinute: 0, webhookAllowPrivate: true },
+  config: { jwtSecret: DEFAULT_JWT_SECRET, adminTokenHash: hashToken(DEFAULT_ADMIN_TOKEN), rateLimitPerMinute: 0, webhookAllowPrivate: true },
 });
 
 async function measure(label: string, send: () => Promise<Response>, n = 3000) {

@@ -17,6 +17,7 @@ import {
   DEMO_COMPANY,
   errorAnswer,
   HttpError,
+  hashToken,
   type IdGenerator,
   type Logger,
   type MemorySnapshot,
@@ -37,7 +38,7 @@ import { createJournal, type MockRequest, type RequestFilter } from './internal/
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
 import { textResponse } from './internal/text-response.ts';
-import { sha256Hex, signCompanyToken } from './internal/token.ts';
+import { readyCompanyToken } from './internal/token.ts';
 import {
   createWebhookSink,
   MOCK_WEBHOOK_SECRET,
@@ -188,11 +189,11 @@ export function createMockApi(options: MockApiOptions = {}) {
     uuid: companyRecord.uuid,
     company_id: companyRecord.company_id,
     name: companyRecord.name,
-    token: signCompanyToken(jwtSecret, companyRecord.uuid),
+    token: readyCompanyToken(jwtSecret, companyRecord.uuid),
   };
   const webhookSecret = options.webhooks?.secret ?? MOCK_WEBHOOK_SECRET;
   const retrySchedule = options.webhooks?.retrySchedule ?? MOCK_RETRY_SCHEDULE;
-  const config = { jwtSecret, adminTokenHash: sha256Hex(adminToken), rateLimitPerMinute: options.rateLimitPerMinute ?? 0, webhookAllowPrivate: true };
+  const config = { jwtSecret, adminTokenHash: hashToken(adminToken), rateLimitPerMinute: options.rateLimitPerMinute ?? 0, webhookAllowPrivate: true };
 
   let seed = options.seed;
   const faults = createFaults();

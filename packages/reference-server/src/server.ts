@@ -82,12 +82,12 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   const jwtSecret = config.JWT_SECRET ?? (await store.putSettingIfAbsent('jwt_secret', randomToken(48)));
   let adminTokenHash: string;
   if (config.ADMIN_TOKEN) {
-    adminTokenHash = await hashToken(config.ADMIN_TOKEN);
+    adminTokenHash = hashToken(config.ADMIN_TOKEN);
     notices.push('Admin token: the one in ADMIN_TOKEN');
   } else {
     const candidate = `adm_${randomToken(32)}`;
-    adminTokenHash = await store.putSettingIfAbsent('admin_token_hash', await hashToken(candidate));
-    if (adminTokenHash === (await hashToken(candidate))) {
+    adminTokenHash = await store.putSettingIfAbsent('admin_token_hash', hashToken(candidate));
+    if (adminTokenHash === hashToken(candidate)) {
       notices.push(`Admin token (generated now, shown once): ${candidate}`);
       if (!config.DATABASE_URL) {
         mkdirSync(dataDir, { recursive: true });

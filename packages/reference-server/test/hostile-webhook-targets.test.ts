@@ -104,7 +104,7 @@ describe('hostile webhook targets', () => {
         store,
         config: {
           jwtSecret: 'test-jwt-secret-0123456789abcdef0123456789',
-          adminTokenHash: await hashToken(TEST_ADMIN_TOKEN),
+          adminTokenHash: hashToken(TEST_ADMIN_TOKEN),
           rateLimitPerMinute: 0,
           webhookAllowPrivate: false,
         },

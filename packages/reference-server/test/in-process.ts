@@ -24,7 +24,7 @@ export async function inProcessApp(
     ...(opts.logger ? { logger: opts.logger } : {}),
     config: {
       jwtSecret: 'test-jwt-secret-0123456789abcdef0123456789',
-      adminTokenHash: await hashToken(TEST_ADMIN_TOKEN),
+      adminTokenHash: hashToken(TEST_ADMIN_TOKEN),
       rateLimitPerMinute: 0,
       webhookAllowPrivate: false,
       validateResponses: true,

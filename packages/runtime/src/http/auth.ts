@@ -1,6 +1,7 @@
 import type { Scope } from '@engagekit/contract';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { hash } from 'fast-sha256';
 import { HttpError } from './errors.ts';
+import { JwtError, signJwt, verifyJwt } from './jwt.ts';
 
 const ISSUER = 'engagekit';
 const AUDIENCE = 'engagekit-api';
@@ -27,20 +28,19 @@ export interface TokenService {
   isAdminToken(token: string): Promise<boolean>;
 }
 
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-}
-
+const encoder = new TextEncoder();
 const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const fromHex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (x) => Number.parseInt(x, 16));
 
-/** Hex SHA-256 of a text. */
+/** Hex SHA-256 of a text, through Web Crypto (request bodies may be large). */
 export async function sha256Hex(text: string): Promise<string> {
-  return toHex(await sha256(text));
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 }
 
-/** Hex SHA-256 of a token, as the admin token is stored. */
-export const hashToken = sha256Hex;
+/** Hex SHA-256 of a token, as the admin token is stored: synchronous, so a mock can make its config at once. */
+export function hashToken(token: string): string {
+  return toHex(hash(encoder.encode(token)));
+}
 
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -49,13 +49,35 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** What a company token says: its scopes, its company (`sub`), issuer, audience, times and id. */
+export interface CompanyTokenClaims {
+  scopes: Scope[];
+  companyUuid: string;
+  /** Issued at and expires at, in Unix seconds. */
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/**
+ * Signs a company token (HS256, issuer `engagekit`, audience `engagekit-api`) with `jwtSecret`: the one
+ * signer of company tokens. The token service issues with it, and the mock signs its ready token with
+ * it at once (fixed times and id, so the token is the same run after run).
+ */
+export function signCompanyToken(jwtSecret: string, claims: CompanyTokenClaims): string {
+  return signJwt(
+    { scope: claims.scopes.join(' '), sub: claims.companyUuid, iss: ISSUER, aud: AUDIENCE, iat: claims.iat, exp: claims.exp, jti: claims.jti },
+    encoder.encode(jwtSecret),
+  );
+}
+
 /**
  * Creates the token service.
  * @param jwtSecret the HS256 key, at least 32 bytes of text
  * @param adminTokenHash hex SHA-256 of the admin token
  */
 export function createTokenService(jwtSecret: string, adminTokenHash: string): TokenService {
-  const key = new TextEncoder().encode(jwtSecret);
+  const key = encoder.encode(jwtSecret);
   const adminHash = fromHex(adminTokenHash);
   // Keyed by the token's signature (its last part): a shorter key to hash on every request. The whole
   // token is compared on a hit, so only the very token that was checked is ever taken as verified.
@@ -66,15 +88,7 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
       const granted = scopes && scopes.length > 0 ? [...new Set(scopes)] : ALL_SCOPES;
       const iat = Math.floor(now.getTime() / 1000);
       const exp = iat + expiresInSeconds;
-      const token = await new SignJWT({ scope: granted.join(' ') })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(companyUuid)
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setIssuedAt(iat)
-        .setExpirationTime(exp)
-        .setJti(crypto.randomUUID())
-        .sign(key);
+      const token = signCompanyToken(jwtSecret, { scopes: granted, companyUuid, iat, exp, jti: crypto.randomUUID() });
       return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
     },
     async verify(token, now) {
@@ -93,25 +107,26 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string): T
       return claims;
     },
     async isAdminToken(token) {
-      return constantTimeEqual(await sha256(token), adminHash);
+      return constantTimeEqual(hash(encoder.encode(token)), adminHash);
     },
   };
 
   async function verifyOnce(token: string, now: Date): Promise<CompanyClaims> {
+    let payload: Record<string, unknown>;
     try {
-      const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: now });
-      if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
-      const scopes = String(payload.scope ?? '')
-        .split(' ')
-        .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
-      return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
+      payload = verifyJwt(token, key, { issuer: ISSUER, audience: AUDIENCE, now });
     } catch (e) {
-      if (e instanceof HttpError) throw e;
-      if (e instanceof joseErrors.JWTExpired) throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
-      if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw new HttpError(401, 'Unauthorized: the token signature is invalid');
-      if (e instanceof joseErrors.JWTClaimValidationFailed) throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
+      if (!(e instanceof JwtError)) throw e;
+      if (e.reason === 'expired') throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
+      if (e.reason === 'signature') throw new HttpError(401, 'Unauthorized: the token signature is invalid');
+      if (e.reason === 'claim') throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
       throw new HttpError(401, 'Unauthorized: the token is malformed');
     }
+    if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
+    const scopes = String(payload.scope ?? '')
+      .split(' ')
+      .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
+    return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
   }
 }
 
