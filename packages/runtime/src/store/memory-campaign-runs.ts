@@ -2,7 +2,7 @@ import { copy } from './copy.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
-  type CampaignRunMethods,
+  type CampaignRunPort,
   countIntoFunnel,
   type MessageRecord,
   type MessageTotals,
@@ -38,7 +38,7 @@ export function createMemoryCampaignRuns(deps: {
     return { company: t.company, campaign: c };
   }
 
-  const methods: CampaignRunMethods = {
+  const methods: CampaignRunPort = {
     async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
       const due: CampaignRecord[] = [];
       for (const c of deps.campaigns()) {

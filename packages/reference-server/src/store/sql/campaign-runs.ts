@@ -1,4 +1,4 @@
-import { type CampaignRecord, type CampaignRunMethods, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
+import { type CampaignRecord, type CampaignRunPort, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
 import type { SqlDatabase } from './orders.ts';
@@ -42,7 +42,7 @@ function campaignFromRow(r: Row): CampaignRecord {
 }
 
 /** The campaign-run methods of the SQL store. */
-export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunMethods {
+export function createSqlCampaignRuns(db: SqlDatabase): CampaignRunPort {
   return {
     async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
       const result = await db.execute(sql`

@@ -1,0 +1,232 @@
+/**
+ * The store's ports, one per aggregate. Each store (memory, SQL) implements each port in a file of its
+ * own, and `Store` is all of them with the transaction around them. Records are got, listed and saved
+ * as they are given: the rules (what an order write does to customers, which campaigns are due, what an
+ * event fans out to) live in `domain/`, the only caller. Every method is safe to call concurrently.
+ */
+import type {
+  AttemptOutcome,
+  CampaignRecord,
+  CampaignSummary,
+  ClaimedDelivery,
+  CompanyRecord,
+  CustomerRecord,
+  DeliveryRecord,
+  DeliveryTaker,
+  EndpointRecord,
+  EventRecord,
+  IdempotentBegin,
+  Lock,
+  MessageOutcome,
+  MessageRecord,
+  MessageTotals,
+  OrderRecord,
+  Page,
+  PageRequest,
+  PhoneOrders,
+  TemplateRecord,
+} from './types.ts';
+
+/** Small values a deployment keeps (the admin token's hash, the JWT key). */
+export interface SettingsPort {
+  getSetting(key: string): Promise<string | null>;
+  /** Stores `value` unless the key has one already; returns the value that is stored (so concurrent first starts agree). */
+  putSettingIfAbsent(key: string, value: string): Promise<string>;
+}
+
+/** Companies (a company's tokens are signed, not stored). */
+export interface CompanyPort {
+  /** Throws StoreConflictError('company_id') when the code is taken. */
+  createCompany(company: CompanyRecord): Promise<CompanyRecord>;
+  getCompany(uuid: string): Promise<CompanyRecord | null>;
+  listCompanies(page: PageRequest): Promise<Page<CompanyRecord>>;
+}
+
+/** Orders, and the outbox their changes write in the same transaction: one write port. */
+export interface OrderPort {
+  getOrder(companyUuid: string, companyOrderId: string): Promise<OrderRecord | null>;
+  /**
+   * Inserts the order, or replaces the one with the same (company_uuid, company_order_id) keeping its id.
+   * Inside a transaction the SQL store sends it ahead, as it does `lock`: later calls see the row, and
+   * a failure rejects the transaction.
+   */
+  saveOrder(order: OrderRecord): Promise<void>;
+  /** The company's orders, oldest first (by creation, then in the order they were made). */
+  listOrders(companyUuid: string, page: PageRequest): Promise<Page<OrderRecord>>;
+  /** What the company's orders that name `phoneNumber` come to (see `phoneOrdersOf`); null when none does. */
+  phoneOrders(companyUuid: string, phoneNumber: string): Promise<PhoneOrders | null>;
+  /** How many orders the company has, and their exact total amount. */
+  orderTotals(companyUuid: string): Promise<{ total: number; amount: number }>;
+  /**
+   * Records an event (a second append of the same id is ignored) and pending deliveries of it. Once
+   * they are committed, the taker (`takeOnWrite`) gets those it leased, and `onDeliveriesQueued`
+   * listeners hear of the others. Inside a transaction the SQL store sends it ahead, as it does `lock`.
+   */
+  appendEvent(event: EventRecord, deliveries: readonly DeliveryRecord[]): Promise<void>;
+  getEvent(id: string): Promise<EventRecord | null>;
+  /** The company's events (order changes and test events, whether or not an endpoint got them), oldest first. */
+  listEvents(companyUuid: string, page: PageRequest): Promise<Page<EventRecord>>;
+}
+
+/** Customers: the people a company's orders name, and those imported. */
+export interface CustomerPort {
+  /** The company's customers with these phone numbers (in no particular order). */
+  getCustomers(companyUuid: string, phoneNumbers: string[]): Promise<CustomerRecord[]>;
+  /** The company's customers, oldest first (by creation, then in the order they were saved: a batch keeps its order). */
+  listCustomers(companyUuid: string, page: PageRequest): Promise<Page<CustomerRecord>>;
+  /** How many customers the company has: the total of `listCustomers`, without a page. */
+  countCustomers(companyUuid: string): Promise<number>;
+  /** Inserts each customer, or replaces the one with the same (company_uuid, phoneNumber) keeping its id and created_at; sent ahead as `saveOrder` is. */
+  saveCustomers(customers: CustomerRecord[]): Promise<void>;
+  deleteCustomers(companyUuid: string, ids: string[]): Promise<void>;
+}
+
+/** Campaigns and their templates. */
+export interface CampaignPort {
+  /** Inserts or updates the template keyed by (company_uuid, template_name, phone_number); keeps id and created_at on update. */
+  upsertTemplate(template: TemplateRecord): Promise<TemplateRecord>;
+  /** The company's templates, oldest first (by creation, then in the order they were made). */
+  listTemplates(companyUuid: string): Promise<TemplateRecord[]>;
+  /** Assigns `seq`; throws StoreConflictError('name') when the company has a campaign of that name (a database constraint, not a read-then-write). */
+  createCampaign(campaign: Omit<CampaignRecord, 'seq'>): Promise<CampaignRecord>;
+  getCampaign(companyUuid: string, id: string): Promise<CampaignRecord | null>;
+  listCampaigns(companyUuid: string, page: PageRequest): Promise<Page<CampaignRecord>>;
+  /** Applies the given fields; returns the updated record, or null when unknown. */
+  updateCampaign(
+    companyUuid: string,
+    id: string,
+    patch: Partial<Pick<CampaignRecord, 'status' | 'endDate' | 'next_run_at'>>,
+    now: string,
+  ): Promise<CampaignRecord | null>;
+  countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
+  /**
+   * The company's newest `limit` campaigns, newest first (by seq), each with its message totals, runs
+   * (distinct run keys) and last run: what the report details. The totals are read from the counts
+   * kept with every message write, never from the messages.
+   */
+  newestCampaigns(companyUuid: string, limit: number): Promise<CampaignSummary[]>;
+}
+
+/** Campaign runs: due campaigns claimed under a lease (several instances may share one database) and their messages. */
+export interface CampaignRunPort {
+  /**
+   * Claims up to `limit` campaigns with a status in `statuses` and `next_run_at <= now` that no live
+   * lease holds, earliest due first. Sets them `running`, leased to `claimToken` until `leaseUntil`.
+   * Concurrent claimers never get the same campaign; one whose runner died is claimed again when its
+   * lease runs out. (Which campaigns are due is the domain's rule: domain/campaigns.ts.)
+   */
+  claimDueCampaigns(claim: { statuses: readonly string[]; now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
+  /** The earliest `next_run_at` later than `after` of a campaign with a status in `statuses`; null when there is none. */
+  nextCampaignDue(statuses: readonly string[], after: string): Promise<string | null>;
+  /** Extends the lease of a campaign still held under `claimToken`; false when the claim was lost. */
+  extendCampaignClaim(id: string, claimToken: string, leaseUntil: string): Promise<boolean>;
+  /**
+   * Ends a run held under `claimToken`: sets status, next_run_at and endDate and releases the lease.
+   * False (nothing written) when the claim was lost.
+   */
+  finishCampaignRun(id: string, claimToken: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
+  /**
+   * Records messages, in one write with their counts and runs, each unless its run already has one for
+   * that customer; gives the ids it inserted.
+   */
+  insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
+  /** Sets messages' outcomes, in one write with their counts. */
+  updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
+  /** The messages of one run (to resume it). */
+  listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
+  /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
+  messageTotals(companyUuid: string): Promise<MessageTotals>;
+  /** Releases the company's leases that ran out (a runner died) on campaigns still `running`, setting them to `status`; returns how many. */
+  releaseExpiredCampaignClaims(companyUuid: string, now: string, status: CampaignRecord['status']): Promise<number>;
+}
+
+/** Webhook endpoints and the log of their deliveries. */
+export interface WebhookPort {
+  createEndpoint(endpoint: EndpointRecord): Promise<EndpointRecord>;
+  getEndpoint(companyUuid: string, id: string): Promise<EndpointRecord | null>;
+  listEndpoints(companyUuid: string, page: PageRequest): Promise<Page<EndpointRecord>>;
+  /** Every endpoint of the company, oldest first. */
+  allEndpoints(companyUuid: string): Promise<EndpointRecord[]>;
+  updateEndpoint(
+    companyUuid: string,
+    id: string,
+    patch: Partial<Pick<EndpointRecord, 'url' | 'events' | 'description' | 'enabled' | 'disabled_reason' | 'secret' | 'previous_secrets'>>,
+    now: string,
+  ): Promise<EndpointRecord | null>;
+  /** Deletes the endpoint and its pending deliveries; false when unknown. */
+  deleteEndpoint(companyUuid: string, id: string): Promise<boolean>;
+  getDelivery(companyUuid: string, endpointId: string, id: string): Promise<DeliveryRecord | null>;
+  /** Newest first. */
+  listDeliveries(companyUuid: string, endpointId: string, page: PageRequest & { status?: DeliveryRecord['status'] }): Promise<Page<DeliveryRecord>>;
+}
+
+/** Dispatch: due deliveries claimed under a lease by the webhook dispatchers (several instances may share one database). */
+export interface DispatchPort {
+  /**
+   * Claims up to `limit` due deliveries: pending, `next_attempt_at <= now`, not claimed by a live
+   * lease, to an enabled endpoint; oldest due first. Claimed rows carry `claimToken` and are leased
+   * until `leaseUntil`: if the claimer dies, they are due again when the lease runs out. Concurrent
+   * claimers never get the same delivery (SKIP LOCKED on PostgreSQL).
+   */
+  claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedDelivery[]>;
+  /** Extends the lease of deliveries still held under `claimToken` (slow receivers). */
+  extendClaims(ids: string[], claimToken: string, leaseUntil: string): Promise<void>;
+  /**
+   * Records attempts and their outcomes, several in one write; gives the ids it recorded. An attempt
+   * whose claim was lost to another dispatcher is left out (nothing written for it).
+   */
+  finishAttempts(finished: { id: string; claimToken: string; outcome: AttemptOutcome }[], now: string): Promise<Set<string>>;
+  /** When the earliest pending delivery (due later than `after`, when given) falls due; null when none is pending. */
+  nextDeliveryDue(after?: string): Promise<string | null>;
+  /**
+   * Calls `listener` soon after deliveries are queued by this process and, on PostgreSQL, by any
+   * process on the same database (LISTEN/NOTIFY), so dispatchers wake without polling. Returns an unsubscribe function.
+   */
+  onDeliveriesQueued(listener: () => void): Promise<() => Promise<void>>;
+  /**
+   * Makes `taker` the dispatcher the deliveries this process writes are leased to, by the write itself:
+   * once it commits they are handed over, and no listener hears of them. That takes the claim's round
+   * trip off the way from a committed order to its webhook (the webhooks.latency.p50 row). With several
+   * takers, the first with room gets them. Returns what stops it taking; what was leased to it then
+   * lapses with the lease, as a claim does.
+   */
+  takeOnWrite(taker: DeliveryTaker): () => void;
+}
+
+/** Idempotency keys: a retried write answers as the first one did. */
+export interface IdempotencyPort {
+  /**
+   * Claims (scope, key) for a request, or says what became of an earlier one with the same key:
+   * `new` (go ahead, then finish or abandon it), `replay` (answer its stored status and body),
+   * `in_progress` (it has not finished), or `mismatch` (the key came with another request).
+   * Keys older than a day are forgotten.
+   */
+  beginIdempotent(scope: string, key: string, requestHash: string, now: string): Promise<IdempotentBegin>;
+  /** Stores the answer of a request begun with `beginIdempotent`. */
+  finishIdempotent(scope: string, key: string, status: number, body: unknown): Promise<void>;
+  /** Forgets a begun request that failed without an answer worth keeping, so a retry runs it again. */
+  abandonIdempotent(scope: string, key: string): Promise<void>;
+}
+
+/**
+ * Persistence for the runtime: every port, and the transaction around them. Two implementations share
+ * one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
+ */
+export interface Store extends SettingsPort, CompanyPort, OrderPort, CustomerPort, CampaignPort, CampaignRunPort, WebhookPort, DispatchPort, IdempotencyPort {
+  /**
+   * Runs `fn` in a transaction: its writes through `tx` all land, or none do if it throws. Locks
+   * taken with `tx.lock` are held until it ends.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: holds `locks`, taken in the order given (callers keep one order, so no two
+   * transactions wait on each other in a cycle), until the transaction ends. The transaction's later
+   * calls run with them held; the SQL store may resolve before they are (it sends the lock ahead of
+   * those calls on the transaction's connection), so the locks guard the store's data, not work the
+   * caller does between calls.
+   */
+  lock(locks: readonly Lock[]): Promise<void>;
+
+  /** Releases connections; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
