@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createSeededIds } from '../../runtime/src/ids.ts';
-import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 

@@ -7,7 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../runtime/src/http/auth.ts';
 import { createRuntime } from '../../runtime/src/runtime.ts';
-import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import type { Store } from '../../runtime/src/store/types.ts';
 import type { WebhookTransport } from '../../runtime/src/webhooks/transport.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';

@@ -3,7 +3,7 @@ import { createManualClock } from '../../runtime/src/clock.ts';
 import type { AppConfig, Logger } from '../../runtime/src/context.ts';
 import { hashToken } from '../../runtime/src/http/auth.ts';
 import { createSeededIds, type IdGenerator } from '../../runtime/src/ids.ts';
-import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import type { Store } from '../../runtime/src/store/types.ts';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';

@@ -7,7 +7,7 @@ import { ErrorResponse, type HttpMethod, type OperationSpec, operations } from '
 import { createOpenApiDocument } from '@engagekit/contract/document';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { createManualClock } from '../../runtime/src/clock.ts';
-import { createMemoryStore } from '../../runtime/src/store/memory.ts';
+import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import type { Store } from '../../runtime/src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';

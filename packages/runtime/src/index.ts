@@ -22,7 +22,7 @@ export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resu
 export type { Env as AppEnv } from './routes/register.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
-export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/store.ts';
 export * from './store/types.ts';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';

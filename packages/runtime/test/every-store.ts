@@ -5,7 +5,7 @@
  * its test project, which then runs the same suite files on those.
  */
 import { afterEach, beforeEach, describe } from 'vitest';
-import { createMemoryStore } from '../src/store/memory.ts';
+import { createMemoryStore } from '../src/store/memory/store.ts';
 import type { Store } from '../src/store/types.ts';
 
 /** Which store a suite runs on. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaign, range, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
-import { createMemoryStore } from '../store/memory.ts';
+import { createMemoryStore } from '../store/memory/store.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport, REPORT_DETAIL_LIMIT } from './reports.ts';
 

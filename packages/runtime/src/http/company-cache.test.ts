@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../store/memory.ts';
+import { createMemoryStore } from '../store/memory/store.ts';
 import type { Store } from '../store/types.ts';
 import { COMPANY_CACHE_MS, createCompanyCache } from './company-cache.ts';
 

@@ -4,6 +4,6 @@
  * page and copy alike.
  */
 export { cloneGraph, copy, frozen } from './copy.ts';
-export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory.ts';
+export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory/store.ts';
 export { compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
 export * from './types.ts';

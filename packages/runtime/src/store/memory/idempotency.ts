@@ -1,5 +1,5 @@
-import { copy } from './copy.ts';
-import type { IdempotentBegin, Store } from './types.ts';
+import { copy } from '../copy.ts';
+import type { IdempotentBegin, Store } from '../types.ts';
 
 const DAY_MS = 86_400_000;
 

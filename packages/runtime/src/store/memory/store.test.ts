@@ -1,8 +1,8 @@
 /** What only the memory store does: snapshots (the mock's snapshot and restore). Its persistence is in the store conformance suite. */
 import { describe, expect, it } from 'vitest';
-import { campaign, company, orderFields, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
-import { upsertOrder } from '../domain/orders.ts';
-import { createMemoryStore } from './memory.ts';
+import { campaign, company, orderFields, seedCompany, writer } from '../../../test/store/conformance-fixtures.ts';
+import { upsertOrder } from '../../domain/orders.ts';
+import { createMemoryStore } from './store.ts';
 
 describe('memory store snapshots', () => {
   it('puts back every record and index as they were, as often as asked, the snapshot untouched by later writes', async () => {

@@ -1,4 +1,4 @@
-import { copy } from './copy.ts';
+import { copy } from '../copy.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
@@ -7,7 +7,7 @@ import {
   type MessageRecord,
   type MessageTotals,
   noMessages,
-} from './types.ts';
+} from '../types.ts';
 
 /**
  * The campaign-run half of the memory store. `campaigns` lists every company's campaigns; `setStatus`

@@ -1,6 +1,6 @@
-import { copy } from './copy.ts';
-import { takerSlot, type WriteLease } from './shared.ts';
-import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from './types.ts';
+import { copy } from '../copy.ts';
+import { takerSlot, type WriteLease } from '../shared.ts';
+import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
 

@@ -1,0 +1,77 @@
+import { copy } from '../copy.ts';
+import { compareCreatedAt, iso, pageOffset } from '../shared.ts';
+import { type CampaignPort, type CampaignRecord, StoreConflictError, type TemplateRecord } from '../types.ts';
+import { bumpStatus, type MemoryState, page, requireState } from './state.ts';
+
+/** The memory store's campaigns and templates. */
+export function memoryCampaigns(state: MemoryState): CampaignPort {
+  return {
+    async upsertTemplate(template) {
+      requireState(state, template.company_uuid);
+      const key = JSON.stringify([template.company_uuid, template.template_name, template.phone_number]);
+      const existing = state.templates.get(key);
+      const record: TemplateRecord = { ...copy(template), created_at: iso(template.created_at), updated_at: iso(template.updated_at) };
+      if (existing) Object.assign(record, { id: existing.id, created_at: existing.created_at });
+      state.templates.set(key, record);
+      return copy(record);
+    },
+    async listTemplates(companyUuid) {
+      // The map holds templates in the order they were made (an update keeps a key's place).
+      return [...state.templates.values()]
+        .filter((t) => t.company_uuid === companyUuid)
+        .sort(compareCreatedAt)
+        .map(copy);
+    },
+
+    async createCampaign(campaign) {
+      const company = requireState(state, campaign.company_uuid);
+      if (company.campaignNames.has(campaign.name)) throw new StoreConflictError('name', `A campaign named "${campaign.name}" exists already.`);
+      const record: CampaignRecord = {
+        ...copy(campaign),
+        schedule: iso(campaign.schedule),
+        next_run_at: campaign.next_run_at === null ? null : iso(campaign.next_run_at),
+        created_at: iso(campaign.created_at),
+        updated_at: iso(campaign.updated_at),
+        seq: company.campaigns.length + 1,
+      };
+      company.campaigns.push(record);
+      company.campaignsById.set(record.id, record);
+      company.campaignNames.add(record.name);
+      bumpStatus(company, record.status, 1);
+      return copy(record);
+    },
+    async getCampaign(companyUuid, id) {
+      const campaign = state.states.get(companyUuid)?.campaignsById.get(id);
+      return campaign ? copy(campaign) : null;
+    },
+    async listCampaigns(companyUuid, request) {
+      const all = state.states.get(companyUuid)?.campaigns ?? [];
+      // seq in ((page-1)*limit, page*limit]: the same window the SQL store reads from its index.
+      return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
+    },
+    async updateCampaign(companyUuid, id, patch, now) {
+      const company = state.states.get(companyUuid);
+      const campaign = company?.campaignsById.get(id);
+      if (!company || !campaign) return null;
+      if (patch.status !== undefined && patch.status !== campaign.status) {
+        bumpStatus(company, campaign.status, -1);
+        bumpStatus(company, patch.status, 1);
+        campaign.status = patch.status;
+      }
+      if (patch.endDate !== undefined) campaign.endDate = patch.endDate;
+      if (patch.next_run_at !== undefined) campaign.next_run_at = patch.next_run_at === null ? null : iso(patch.next_run_at);
+      campaign.updated_at = iso(now);
+      return copy(campaign);
+    },
+    async countCampaignsByStatus(companyUuid) {
+      return Object.fromEntries(state.states.get(companyUuid)?.campaignsByStatus ?? []);
+    },
+    async newestCampaigns(companyUuid, limit) {
+      const all = state.states.get(companyUuid)?.campaigns ?? [];
+      return all
+        .slice(-limit)
+        .reverse()
+        .map(({ id, name, status }) => ({ id, name, status, messages: state.runs.campaignTotals(companyUuid, id) }));
+    },
+  };
+}

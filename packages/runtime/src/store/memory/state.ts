@@ -1,0 +1,149 @@
+/**
+ * What the memory store holds, shared by its ports: the records, the indexes their reads need, and the
+ * journal of the transaction that is running. Each port of the memory store is a file of its own over
+ * this state (store.ts puts them together).
+ */
+import { type Decimal, decimalZero } from '../../money.ts';
+import { copy } from '../copy.ts';
+import { SortedList } from '../sorted-list.ts';
+import type {
+  CampaignRecord,
+  CompanyRecord,
+  CustomerRecord,
+  DeliveryRecord,
+  EndpointRecord,
+  EventRecord,
+  OrderRecord,
+  Page,
+  TemplateRecord,
+} from '../types.ts';
+import type { createMemoryCampaignRuns } from './campaign-runs.ts';
+import type { createMemoryDispatch } from './dispatch.ts';
+import type { createMemoryIdempotency } from './idempotency.ts';
+
+/** Everything kept for one company, with the indexes its reads need. */
+export interface CompanyState {
+  /** By seq - 1 (seqs are dense from 1). */
+  campaigns: CampaignRecord[];
+  campaignsById: Map<string, CampaignRecord>;
+  campaignNames: Set<string>;
+  campaignsByStatus: Map<string, number>;
+  /** By company_order_id. */
+  orders: Map<string, OrderRecord>;
+  /** Phone number -> company_order_ids of the orders naming it. */
+  ordersByPhone: Map<string, Set<string>>;
+  orderAmount: Decimal;
+  /** By phone number. */
+  customers: Map<string, CustomerRecord>;
+  customerList: SortedList<CustomerRecord>;
+  endpointList: SortedList<EndpointRecord>;
+}
+
+/** A company's state before it has any record. */
+export function newCompanyState(): CompanyState {
+  return {
+    campaigns: [],
+    campaignsById: new Map(),
+    campaignNames: new Set(),
+    campaignsByStatus: new Map(),
+    orders: new Map(),
+    ordersByPhone: new Map(),
+    orderAmount: decimalZero,
+    customers: new Map(),
+    customerList: new SortedList(),
+    endpointList: new SortedList(),
+  };
+}
+
+/** The records of every aggregate the memory store keeps (what a snapshot copies, with the parts' own state). */
+export interface MemoryRecords {
+  settings: Map<string, string>;
+  companies: Map<string, CompanyRecord>;
+  companyCodes: Set<string>;
+  /** Sort keys of the companies (`id` is the uuid), oldest first. */
+  companyList: SortedList<{ id: string; created_at: string }>;
+  states: Map<string, CompanyState>;
+  templates: Map<string, TemplateRecord>;
+  endpoints: Map<string, EndpointRecord>;
+  events: Map<string, EventRecord>;
+  deliveries: Map<string, DeliveryRecord>;
+  deliveriesByEndpoint: Map<string, SortedList<DeliveryRecord>>;
+}
+
+/** The memory store's state: its records, the parts with state of their own, and the running transaction's journal. */
+export interface MemoryState extends MemoryRecords {
+  dispatch: ReturnType<typeof createMemoryDispatch>;
+  runs: ReturnType<typeof createMemoryCampaignRuns>;
+  idempotency: ReturnType<typeof createMemoryIdempotency>;
+  tx: MemoryJournal;
+}
+
+/** Empty records. */
+export function newMemoryRecords(): MemoryRecords {
+  return {
+    settings: new Map(),
+    companies: new Map(),
+    companyCodes: new Set(),
+    companyList: new SortedList(),
+    states: new Map(),
+    templates: new Map(),
+    endpoints: new Map(),
+    events: new Map(),
+    deliveries: new Map(),
+    deliveriesByEndpoint: new Map(),
+  };
+}
+
+/**
+ * While a transaction runs: how to undo each of its writes, should it throw, and what to do once it
+ * commits. Outside one, each call is its own: nothing to undo, and commit hooks run at once.
+ */
+export class MemoryJournal {
+  #undo: (() => void)[] | undefined;
+  #hooks: (() => void)[] = [];
+
+  /** Starts recording a transaction's writes. */
+  begin(): void {
+    this.#undo = [];
+    this.#hooks = [];
+  }
+
+  /** Records how to undo a write of the running transaction (nothing outside one). */
+  undoable(undo: () => void): void {
+    this.#undo?.push(undo);
+  }
+
+  /** Runs `f` once the transaction commits (at once outside one). */
+  committed(f: () => void): void {
+    if (this.#undo) this.#hooks.push(f);
+    else f();
+  }
+
+  /** Ends the transaction: undoes its writes when it failed; gives the hooks to run when it committed. */
+  end(failed: boolean): (() => void)[] {
+    if (failed) for (const undo of (this.#undo ?? []).reverse()) undo();
+    const hooks = failed ? [] : this.#hooks;
+    this.#undo = undefined;
+    this.#hooks = [];
+    return hooks;
+  }
+}
+
+/** The state of a company that must exist before its records are written. */
+export function requireState(state: MemoryState, companyUuid: string): CompanyState {
+  const company = state.states.get(companyUuid);
+  if (!company) throw new Error(`Unknown company "${companyUuid}": create it before writing its records.`);
+  return company;
+}
+
+/** Counts a campaign into (1) or out of (-1) its status's count. */
+export function bumpStatus(company: CompanyState, status: string, by: 1 | -1): void {
+  const count = (company.campaignsByStatus.get(status) ?? 0) + by;
+  if (count === 0) company.campaignsByStatus.delete(status);
+  else company.campaignsByStatus.set(status, count);
+}
+
+/** A page of copies. */
+export function page<T>(items: T[], total: number): Page<T> {
+  return { items: items.map(copy), total };
+}
