@@ -6,11 +6,11 @@
  * here runs anywhere fetch and Web Crypto do (Node, browsers, workers).
  */
 export { type App, createApp } from './app.ts';
-export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './campaigns/channel.ts';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
+export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './domain/channel.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer, type Respond, webResponse } from './http/answer.ts';

@@ -1,9 +1,9 @@
 import { type App, createApp } from './app.ts';
-import { type ChannelAdapter, createSimulatedChannel } from './campaigns/channel.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 import { systemClock } from './clock.ts';
 import { type AppDeps, silentLogger } from './context.ts';
 import { nextCampaignDue } from './domain/campaigns.ts';
+import { type ChannelAdapter, createSimulatedChannel } from './domain/channel.ts';
 import { createRandomIds } from './ids.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 

@@ -1,4 +1,4 @@
-import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../src/campaigns/channel.ts';
+import { type ChannelAdapter, createSimulatedChannel, type OutboundMessage } from '../src/domain/channel.ts';
 
 /**
  * A channel that records what it is given; with `hangOn`, that send never answers (a crash mid-run), and `hung` resolves.

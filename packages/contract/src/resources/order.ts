@@ -67,6 +67,12 @@ const orderFieldShape = {
   company_order_other_attributes_2: Attributes.optional().meta({ example: { priorityDelivery: false } }),
 };
 
+/** Every order field but the keys (company_id, company_order_id), in the order the API documents them. */
+export const orderFieldNames = Object.keys(orderFieldShape) as (keyof typeof orderFieldShape)[];
+
+/** The fields a new order cannot do without (addOrder's mandatory fields): those its schema does not let be absent. */
+export const requiredOrderFieldNames = orderFieldNames.filter((name) => !orderFieldShape[name].safeParse(undefined).success);
+
 /** The body of addOrder: insert, or update when (company_id, company_order_id) exists. */
 export const AddOrderBody = z
   .object({

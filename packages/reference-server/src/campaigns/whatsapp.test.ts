@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderTemplate } from '../../../runtime/src/campaigns/render.ts';
+import { renderTemplate } from '../../../runtime/src/domain/render.ts';
 import { createWhatsAppChannel } from './whatsapp.ts';
 
 const customer = { firstName: 'Asha', lastName: 'Rao', name: 'Asha Rao', phoneNumber: '+919800000001', email: null };

@@ -1,9 +1,9 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { type Logger, silentLogger } from '../context.ts';
 import { claimDueCampaigns, type RunContext, runCampaign } from '../domain/campaigns.ts';
+import type { ChannelAdapter } from '../domain/channel.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import type { Store } from '../store/types.ts';
-import type { ChannelAdapter } from './channel.ts';
 
 /** Options of the campaign scheduler; every one has a default but the store and the channel. */
 export interface SchedulerOptions {

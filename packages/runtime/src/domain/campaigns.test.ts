@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type CampaignWorld, describeCampaignScenarios } from '../../test/campaign-scenarios.ts';
 import { forEveryStore } from '../../test/every-store.ts';
 import { recordingChannel } from '../../test/recording-channel.ts';
-import { type ChannelAdapter, createSimulatedChannel } from '../campaigns/channel.ts';
 import { createScheduler } from '../campaigns/scheduler.ts';
 import { createManualClock } from '../clock.ts';
 import { createSeededIds } from '../ids.ts';
 import { createRuntime } from '../runtime.ts';
 import type { CampaignRecord, CompanyRecord, Store } from '../store/types.ts';
 import { createCampaign } from './campaigns.ts';
+import { type ChannelAdapter, createSimulatedChannel } from './channel.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport } from './reports.ts';
 

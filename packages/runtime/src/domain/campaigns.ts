@@ -4,12 +4,12 @@
  * what the campaign becomes after a run. The scheduler (campaigns/scheduler.ts) claims and runs them.
  */
 import type { Days } from '@engagekit/contract';
-import type { ChannelAdapter } from '../campaigns/channel.ts';
-import { renderTemplate } from '../campaigns/render.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../context.ts';
 import type { IdGenerator } from '../ids.ts';
-import type { CampaignRecord, CompanyRecord, CustomerRecord, MessageOutcome, MessageRecord, Store, WriteContext } from '../store/types.ts';
+import type { CampaignRecord, CompanyRecord, CustomerRecord, MessageOutcome, MessageRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+import type { ChannelAdapter } from './channel.ts';
+import { renderTemplate } from './render.ts';
 import { nextRecurringRun } from './schedule.ts';
 
 /** What a new campaign is made of, as the API takes it. */
@@ -60,6 +60,16 @@ export function createCampaign(store: Store, write: WriteContext, company: Compa
     created_at: write.now,
     updated_at: write.now,
   });
+}
+
+/** The company's campaigns, a page of them, in creation order. */
+export function listCampaigns(store: Store, company: CompanyRecord, page: PageRequest): Promise<Page<CampaignRecord>> {
+  return store.listCampaigns(company.uuid, page);
+}
+
+/** One campaign of the company; null when it has none by that id. */
+export function getCampaign(store: Store, company: CompanyRecord, id: string): Promise<CampaignRecord | null> {
+  return store.getCampaign(company.uuid, id);
 }
 
 /**

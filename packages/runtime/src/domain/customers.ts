@@ -5,10 +5,13 @@
  */
 import { iso, phoneOrdersOf } from '../store/shared.ts';
 import {
+  type CompanyRecord,
   type CustomerRecord,
   type CustomerSyncResult,
   exclusive,
   type OrderRecord,
+  type Page,
+  type PageRequest,
   type PhoneOrders,
   type Store,
   shared,
@@ -130,6 +133,11 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
     result.total = current.size + result.created - result.removed;
     return result;
   });
+}
+
+/** The company's customers, a page of them, oldest first. */
+export function listCustomers(store: Store, company: CompanyRecord, page: PageRequest): Promise<Page<CustomerRecord>> {
+  return store.listCustomers(company.uuid, page);
 }
 
 /**

@@ -2,43 +2,18 @@
  * Orders: how an order is created and merged, and what an order write does, in one transaction: the
  * order, the customers of its phone numbers, its outbox event and the deliveries of that event.
  */
-import type { EventType, Order } from '@engagekit/contract';
+import { type EventType, Order, orderFieldNames, requiredOrderFieldNames } from '@engagekit/contract';
+import { schemaFields, shaped } from '../shape.ts';
 import { iso } from '../store/shared.ts';
 import { type CompanyRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord, type Store, shared, type WriteContext } from '../store/types.ts';
 import { CUSTOMERS_LOCK, recountCustomers } from './customers.ts';
 import { publishEvent } from './webhooks.ts';
 
-/** Every field an order write may set (the keys of `OrderFields`), in column order. */
-export const orderFieldKeys = [
-  'totalAmount',
-  'firstName',
-  'lastName',
-  'phoneNumber',
-  'email',
-  'postalCode',
-  'streetAddress1',
-  'streetAddress2',
-  'city',
-  'state',
-  'specialInstructions',
-  'products',
-  'billingStreetAddress1',
-  'billingStreetAddress2',
-  'billingCity',
-  'billingState',
-  'billingPostalCode',
-  'companyOrderDate',
-  'companyOrderDueDate',
-  'companyOrderDeliveryStatus',
-  'companyOrderPaymentReference',
-  'companyOrderStatus',
-  'companyOrderDescription',
-  'company_order_other_attributes_1',
-  'company_order_other_attributes_2',
-] as const satisfies readonly (keyof OrderFields)[];
+/** Every field an order write may set (the keys of `OrderFields`): the contract's. */
+export const orderFieldKeys: readonly (keyof OrderFields)[] = orderFieldNames;
 
-/** The fields a new order cannot do without (the API's mandatory addOrder fields). */
-export const requiredOrderFields = ['totalAmount', 'firstName', 'phoneNumber', 'postalCode', 'streetAddress1'] as const;
+/** The fields a new order cannot do without: the contract's mandatory addOrder fields. */
+export const requiredOrderFields: readonly (keyof OrderFields)[] = requiredOrderFieldNames;
 
 /** Throws when a new order would lack a mandatory field; the message names them. */
 export function assertCreatable(companyOrderId: string, fields: OrderFields): void {
@@ -46,43 +21,12 @@ export function assertCreatable(companyOrderId: string, fields: OrderFields): vo
   if (missing.length > 0) throw new Error(`Cannot create order "${companyOrderId}": ${missing.join(', ')} must be given for a new order.`);
 }
 
-/** A complete new order (version 1) from the given fields; absent optional fields are null, products []. */
+/** A complete new order (version 1) from the given fields; an absent field is null, absent products []. */
 export function newOrderRecord(id: string, company: CompanyRecord, companyOrderId: string, fields: OrderFields, now: string): OrderRecord {
   const at = iso(now);
-  return {
-    id,
-    company_uuid: company.uuid,
-    company_id: company.company_id,
-    company_order_id: companyOrderId,
-    totalAmount: fields.totalAmount ?? 0,
-    firstName: fields.firstName ?? '',
-    lastName: fields.lastName ?? null,
-    phoneNumber: fields.phoneNumber ?? '',
-    email: fields.email ?? null,
-    postalCode: fields.postalCode ?? '',
-    streetAddress1: fields.streetAddress1 ?? '',
-    streetAddress2: fields.streetAddress2 ?? null,
-    city: fields.city ?? null,
-    state: fields.state ?? null,
-    specialInstructions: fields.specialInstructions ?? null,
-    products: fields.products ?? [],
-    billingStreetAddress1: fields.billingStreetAddress1 ?? null,
-    billingStreetAddress2: fields.billingStreetAddress2 ?? null,
-    billingCity: fields.billingCity ?? null,
-    billingState: fields.billingState ?? null,
-    billingPostalCode: fields.billingPostalCode ?? null,
-    companyOrderDate: fields.companyOrderDate ?? null,
-    companyOrderDueDate: fields.companyOrderDueDate ?? null,
-    companyOrderDeliveryStatus: fields.companyOrderDeliveryStatus ?? null,
-    companyOrderPaymentReference: fields.companyOrderPaymentReference ?? null,
-    companyOrderStatus: fields.companyOrderStatus ?? null,
-    companyOrderDescription: fields.companyOrderDescription ?? null,
-    company_order_other_attributes_1: fields.company_order_other_attributes_1 ?? null,
-    company_order_other_attributes_2: fields.company_order_other_attributes_2 ?? null,
-    version: 1,
-    created_at: at,
-    updated_at: at,
-  };
+  const order: Record<string, unknown> = { id, company_uuid: company.uuid, company_id: company.company_id, company_order_id: companyOrderId };
+  for (const key of orderFieldKeys) order[key] = fields[key] ?? (key === 'products' ? [] : null);
+  return { ...order, version: 1, created_at: at, updated_at: at } as OrderRecord;
 }
 
 /** `existing` with the given fields merged in (`undefined` keeps a field, `null` clears it), `version` + 1 and `updated_at` = now. */
@@ -92,10 +36,11 @@ export function mergeOrder(existing: OrderRecord, fields: OrderFields, now: stri
   return merged;
 }
 
-/** The order as webhooks carry it: the contract's `Order`, without the store's `company_uuid`. */
+const ORDER_FIELDS = schemaFields(Order);
+
+/** The order as the API shows it and webhooks carry it: the contract's `Order` fields of the record. */
 export function orderSnapshot(order: OrderRecord): Order {
-  const { company_uuid: _companyUuid, ...snapshot } = order;
-  return snapshot;
+  return shaped(order, ORDER_FIELDS);
 }
 
 /** The outbox event of an order change: `{ id, type, created_at, data: { order } }`. */

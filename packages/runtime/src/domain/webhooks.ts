@@ -2,9 +2,9 @@
  * Webhooks: which endpoints an event goes to, and the outbox writes that queue its deliveries. The
  * dispatcher (webhooks/dispatcher.ts) sends what is queued here.
  */
-import type { EventType, Order } from '@engagekit/contract';
+import type { EventType } from '@engagekit/contract';
 import { iso } from '../store/shared.ts';
-import type { CompanyRecord, DeliveryRecord, EndpointRecord, EventRecord, Store, WriteContext } from '../store/types.ts';
+import type { DeliveryRecord, EndpointRecord, EventRecord, Store, WriteContext } from '../store/types.ts';
 
 /** Whether an endpoint receives events of `type`: enabled, and subscribed (an empty list means every type). */
 export function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events'>, type: EventType): boolean {
@@ -44,44 +44,4 @@ export async function deliverTo(store: Store, write: WriteContext, event: EventR
   const delivery = pendingDelivery(write, event, endpointId);
   await store.appendEvent(event, [delivery]);
   return delivery;
-}
-
-/** A test event of `type` for the company: a sample order that exists nowhere, marked `test: true`. */
-export function testEvent(write: WriteContext, company: CompanyRecord, type: EventType): EventRecord {
-  const id = write.newId('evt');
-  const now = iso(write.now);
-  const order: Order = {
-    id: 'ord_test',
-    company_id: company.company_id,
-    company_order_id: 'TEST-ORDER',
-    totalAmount: 1500.75,
-    firstName: 'Test',
-    lastName: 'Customer',
-    phoneNumber: '+10000000000',
-    email: null,
-    postalCode: '56789',
-    streetAddress1: '123 Main Street',
-    streetAddress2: null,
-    city: null,
-    state: null,
-    specialInstructions: null,
-    products: [{ product_id: '101', quantity: 1, price: 1500.75 }],
-    billingStreetAddress1: null,
-    billingStreetAddress2: null,
-    billingCity: null,
-    billingState: null,
-    billingPostalCode: null,
-    companyOrderDate: now.slice(0, 10),
-    companyOrderDueDate: null,
-    companyOrderDeliveryStatus: 'Pending',
-    companyOrderPaymentReference: null,
-    companyOrderStatus: 'Processing',
-    companyOrderDescription: 'A test event: no such order exists.',
-    company_order_other_attributes_1: null,
-    company_order_other_attributes_2: null,
-    version: 1,
-    created_at: now,
-    updated_at: now,
-  };
-  return { id, company_uuid: company.uuid, type, payload: { id, type, created_at: now, data: { order }, test: true }, created_at: now };
 }

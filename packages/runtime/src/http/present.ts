@@ -1,46 +1,39 @@
-import type { Campaign, Customer, Delivery, Order, WebhookEndpoint } from '@engagekit/contract';
-import type { CampaignRecord, CustomerRecord, DeliveryRecord, EndpointRecord, OrderRecord } from '../store/types.ts';
+/**
+ * Stored records as the API shows them: each is the contract's output schema's fields, taken from the
+ * record by the schema's own keys, so a field added to the contract (and stored) is shown with no
+ * change here. A stored record also carries fields of the store's own (`company_uuid`, a campaign's
+ * `seq`, an endpoint's previous secrets), which are never shown.
+ */
+import { Campaign, Customer, Delivery, Template, WebhookEndpoint } from '@engagekit/contract';
+import { orderSnapshot } from '../domain/orders.ts';
+import { schemaFields as fields, shaped as pick } from '../shape.ts';
+import type { CampaignRecord, CustomerRecord, DeliveryRecord, EndpointRecord, TemplateRecord } from '../store/types.ts';
 
-/** Stored records as the API shows them. */
+const CAMPAIGN = fields(Campaign);
+const CUSTOMER = fields(Customer);
+const TEMPLATE = fields(Template);
+const ENDPOINT = fields(WebhookEndpoint);
+const DELIVERY = fields(Delivery);
+
+/** A campaign, with the fields the API derives: `uuid` (its company's) and `startDate` (its schedule's day). */
 export function presentCampaign(r: CampaignRecord): Campaign {
-  return {
-    id: r.id,
-    uuid: r.company_uuid,
-    name: r.name,
-    status: r.status,
-    schedule_type: r.schedule_type,
-    schedule: r.schedule,
-    days: r.days,
-    template_payload: r.template_payload,
-    startDate: r.schedule.slice(0, 10),
-    endDate: r.endDate,
-    next_run_at: r.next_run_at,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
+  return pick({ ...r, uuid: r.company_uuid, startDate: r.schedule.slice(0, 10) }, CAMPAIGN);
 }
 
-export function presentOrder(r: OrderRecord): Order {
-  const { company_uuid: _, ...order } = r;
-  return order;
-}
+/** An order: the snapshot its webhooks carry. */
+export const presentOrder = orderSnapshot;
+export const presentCustomer = (r: CustomerRecord): Customer => pick(r, CUSTOMER);
+export const presentTemplate = (r: TemplateRecord): Template => pick(r, TEMPLATE);
+export const presentEndpoint = (r: EndpointRecord): WebhookEndpoint => pick(r, ENDPOINT);
+export const presentDelivery = (r: DeliveryRecord): Delivery => pick(r, DELIVERY);
 
-export function presentCustomer(r: CustomerRecord): Customer {
-  const { company_uuid: _, ...customer } = r;
-  return customer;
-}
-
-export function presentEndpoint(r: EndpointRecord): WebhookEndpoint {
-  const { company_uuid: _, previous_secrets: __, ...endpoint } = r;
-  return endpoint;
-}
-
-export function presentDelivery(r: DeliveryRecord): Delivery {
-  const { company_uuid: _, ...delivery } = r;
-  return delivery;
-}
-
-/** `{ total, page, limit, totalPages }`. */
+/** `{ total, page, limit, totalPages }`: the pagination of admin lists and getCampaignData. */
 export function pagination(total: number, page: number, limit: number) {
   return { total, page, limit, totalPages: Math.ceil(total / limit) };
+}
+
+/** `{ before, after }`: getCustomers' previous and next page numbers, null at either end. */
+export function paging(total: number, page: number, limit: number) {
+  const last = Math.max(1, Math.ceil(total / limit));
+  return { before: page > 1 ? Math.min(page - 1, last) : null, after: page < last ? page + 1 : null };
 }

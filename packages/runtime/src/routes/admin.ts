@@ -1,4 +1,5 @@
 import { apiVersion } from '@engagekit/contract';
+import { createCompany, listCompanies, newCompanyCode, storeAnswers } from '../domain/companies.ts';
 import { importCustomers } from '../domain/customers.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination } from '../http/present.ts';
@@ -8,13 +9,8 @@ import type { HandlersFor } from './types.ts';
 /** Health, companies, tokens and customer import. The company of `{uuid}` is resolved (404) before these run. */
 export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCompanies' | 'getCompany' | 'createToken' | 'importCustomers'> = {
   async getHealth({ ctx }) {
-    let database: 'ok' | 'unavailable' = 'ok';
-    try {
-      await ctx.store.getSetting('health');
-    } catch {
-      database = 'unavailable';
-    }
-    if (database !== 'ok') throw new HttpError(503, 'Service unavailable: the database does not answer');
+    if (!(await storeAnswers(ctx.store))) throw new HttpError(503, 'Service unavailable: the database does not answer');
+    const database = 'ok' as const;
     return {
       status: 200,
       body: {
@@ -26,15 +22,9 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
   },
 
   async createCompany({ body, ctx }) {
-    const companyId = body.company_id ?? `CMP${ctx.ids.newId('x').slice(2, 14).toUpperCase()}`;
+    const companyId = body.company_id ?? newCompanyCode(ctx.ids);
     try {
-      const company = await ctx.store.createCompany({
-        uuid: ctx.ids.uuid(),
-        company_id: companyId,
-        name: body.name,
-        timezone: body.timezone,
-        created_at: ctx.write.now,
-      });
+      const company = await createCompany(ctx.store, ctx.write, { ...body, company_id: companyId }, ctx.ids);
       return { status: 201, body: { success: true, message: 'Company created successfully.', data: company } };
     } catch (e) {
       if (e instanceof StoreConflictError) {
@@ -47,7 +37,7 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
   },
 
   async listCompanies({ query, ctx }) {
-    const { items, total } = await ctx.store.listCompanies(query);
+    const { items, total } = await listCompanies(ctx.store, query);
     return {
       status: 200,
       body: { success: true, message: 'Companies retrieved successfully.', data: items, pagination: pagination(total, query.page, query.limit) },

@@ -12,6 +12,7 @@ import {
 import type { Context, Hono, Handler as HonoHandler, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { RequestContext } from '../context.ts';
+import { checkIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -247,13 +248,7 @@ export function nulPaths(value: unknown): string[] {
   return found;
 }
 
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-
-/**
- * Runs a write under an Idempotency-Key: the first request with the key runs and its answer (2xx or
- * 4xx) is kept for a day; a retry with the same key and the same request gets that answer again, with
- * `idempotent-replayed: true`. The same key with another request is a 400; one still running, a 409.
- */
+/** Runs a write under its Idempotency-Key (domain/idempotency.ts); the key's scope is the caller. */
 async function runOnce(
   ctx: RequestContext,
   key: string,
@@ -262,34 +257,10 @@ async function runOnce(
   rawBody: unknown,
   execute: () => Promise<{ status: number; body: unknown }>,
 ): Promise<{ status: number; body: unknown; replayed: boolean }> {
-  if (!KEY_RE.test(key)) {
-    throw new HttpError(400, 'Invalid request: the Idempotency-Key header must be 1 to 255 visible ASCII characters', {
-      issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
-    });
-  }
+  checkIdempotencyKey(key);
   const url = new URL(req.url);
-  const hash = await sha256Hex(`${req.method} ${url.pathname}${url.search}\n${JSON.stringify(rawBody ?? null)}`);
-  const begun = await ctx.store.beginIdempotent(scope, key, hash, ctx.write.now);
-  if (begun.state === 'mismatch') {
-    throw new HttpError(400, 'Invalid request: this Idempotency-Key was used with another request; use a new key for a new request', {
-      code: 'idempotency_key_reused',
-      issues: [{ path: 'Idempotency-Key', message: 'was used with another request' }],
-    });
-  }
-  if (begun.state === 'in_progress') {
-    throw new HttpError(409, 'A request with this Idempotency-Key is still running; retry when it has answered', { code: 'idempotency_in_progress' });
-  }
-  if (begun.state === 'replay') return { status: begun.status, body: begun.body, replayed: true };
-  try {
-    const result = await execute();
-    await ctx.store.finishIdempotent(scope, key, result.status, result.body);
-    return { ...result, replayed: false };
-  } catch (e) {
-    // A client error is the request's answer and is kept; anything else may succeed on a retry.
-    if (e instanceof HttpError && e.status < 500) await ctx.store.finishIdempotent(scope, key, e.status, errorBody(e, ctx.requestId));
-    else await ctx.store.abandonIdempotent(scope, key);
-    throw e;
-  }
+  const requestHash = await sha256Hex(`${req.method} ${url.pathname}${url.search}\n${JSON.stringify(rawBody ?? null)}`);
+  return runIdempotent(ctx.store, { scope, key, requestHash, now: ctx.write.now }, execute, (e) => errorBody(e, ctx.requestId));
 }
 
 /**

@@ -1,20 +1,36 @@
 import type { RequestContext } from '../context.ts';
-import { newWebhookSecret } from '../domain/secrets.ts';
-import { webhookTargetProblem } from '../domain/webhook-target.ts';
-import { deliverTo, testEvent } from '../domain/webhooks.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveries,
+  listEndpoints,
+  redeliver,
+  rotateSecret,
+  sendTestEvent,
+  type TargetPolicy,
+  targetProblem,
+  updateEndpoint,
+} from '../domain/webhook-endpoints.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination, presentDelivery, presentEndpoint } from '../http/present.ts';
 import type { CompanyRecord, EndpointRecord } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
+const policyOf = (ctx: RequestContext): TargetPolicy => ({ allowPrivate: ctx.config.webhookAllowPrivate, resolve: ctx.resolveHost });
+
+/** A 400 naming the URL's problem, when it may not receive webhooks. */
 async function checkTarget(url: string, ctx: RequestContext) {
-  const problem = await webhookTargetProblem(url, { allowPrivate: ctx.config.webhookAllowPrivate, resolve: ctx.resolveHost });
+  const problem = await targetProblem(url, policyOf(ctx));
   if (problem) throw new HttpError(400, `Invalid request: url ${problem}`, { issues: [{ path: 'url', message: problem }] });
 }
 
+const noSuchEndpoint = (id: string) =>
+  new HttpError(404, `No webhook endpoint ${id} in this company`, { issues: [{ path: 'id', message: 'no such webhook endpoint' }] });
+
 async function endpointOr404(ctx: RequestContext, company: CompanyRecord, id: string): Promise<EndpointRecord> {
-  const endpoint = await ctx.store.getEndpoint(company.uuid, id);
-  if (!endpoint) throw new HttpError(404, `No webhook endpoint ${id} in this company`, { issues: [{ path: 'id', message: 'no such webhook endpoint' }] });
+  const endpoint = await getEndpoint(ctx.store, company, id);
+  if (!endpoint) throw noSuchEndpoint(id);
   return endpoint;
 }
 
@@ -32,98 +48,61 @@ export const webhookHandlers: HandlersFor<
 > = {
   async createWebhook({ company, body, ctx }) {
     await checkTarget(body.url, ctx);
-    const endpoint = await ctx.store.createEndpoint({
-      id: ctx.write.newId('wh'),
-      company_uuid: company.uuid,
-      url: body.url,
-      description: body.description,
-      events: body.events,
-      enabled: body.enabled,
-      disabled_reason: null,
-      secret: newWebhookSecret(),
-      previous_secrets: [],
-      created_at: ctx.write.now,
-      updated_at: ctx.write.now,
-    });
+    const endpoint = await createEndpoint(ctx.store, ctx.write, company, body);
     return { status: 201, body: { success: true, message: 'Webhook created.', data: presentEndpoint(endpoint) } };
   },
 
   async listWebhooks({ company, query, ctx }) {
-    const { items, total } = await ctx.store.listEndpoints(company.uuid, query);
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: 'Webhooks retrieved successfully.',
-        data: items.map(presentEndpoint),
-        pagination: pagination(total, query.page, query.limit),
-      },
-    };
+    const { items, total } = await listEndpoints(ctx.store, company, query);
+    const data = items.map(presentEndpoint);
+    return { status: 200, body: { success: true, message: 'Webhooks retrieved successfully.', data, pagination: pagination(total, query.page, query.limit) } };
   },
 
   async getWebhook({ company, params, ctx }) {
-    return {
-      status: 200,
-      body: { success: true, message: 'Webhook retrieved successfully.', data: presentEndpoint(await endpointOr404(ctx, company, params.id)) },
-    };
+    const endpoint = await endpointOr404(ctx, company, params.id);
+    return { status: 200, body: { success: true, message: 'Webhook retrieved successfully.', data: presentEndpoint(endpoint) } };
   },
 
   async updateWebhook({ company, params, body, ctx }) {
     await endpointOr404(ctx, company, params.id);
     if (body.url !== undefined) await checkTarget(body.url, ctx);
-    const patch = { ...body, ...(body.enabled === true ? { disabled_reason: null } : {}) };
-    const updated = await ctx.store.updateEndpoint(company.uuid, params.id, patch, ctx.write.now);
-    if (!updated) throw new HttpError(404, `No webhook endpoint ${params.id} in this company`);
+    const updated = await updateEndpoint(ctx.store, ctx.write, company, params.id, body);
+    if (!updated) throw noSuchEndpoint(params.id);
     return { status: 200, body: { success: true, message: 'Webhook updated.', data: presentEndpoint(updated) } };
   },
 
   async deleteWebhook({ company, params, ctx }) {
-    if (!(await ctx.store.deleteEndpoint(company.uuid, params.id))) {
-      throw new HttpError(404, `No webhook endpoint ${params.id} in this company`, { issues: [{ path: 'id', message: 'no such webhook endpoint' }] });
-    }
+    if (!(await deleteEndpoint(ctx.store, company, params.id))) throw noSuchEndpoint(params.id);
     return { status: 200, body: { success: true, message: 'Webhook deleted.', data: { id: params.id, deleted: true } } };
   },
 
   async rotateWebhookSecret({ company, params, body, ctx }) {
     const endpoint = await endpointOr404(ctx, company, params.id);
-    const expiresAt = new Date(ctx.now.getTime() + body.grace_period_s * 1000).toISOString();
-    const stillValid = endpoint.previous_secrets.filter((p) => p.expires_at > ctx.write.now);
-    const previous = body.grace_period_s > 0 ? [...stillValid, { secret: endpoint.secret, expires_at: expiresAt }] : stillValid;
-    const secret = newWebhookSecret();
-    await ctx.store.updateEndpoint(company.uuid, params.id, { secret, previous_secrets: previous }, ctx.write.now);
-    return {
-      status: 200,
-      body: { success: true, message: 'Secret rotated.', data: { secret, previous_secret_expires_at: body.grace_period_s > 0 ? expiresAt : null } },
-    };
+    const { secret, previousSecretExpiresAt } = await rotateSecret(ctx.store, ctx.write, endpoint, body.grace_period_s);
+    return { status: 200, body: { success: true, message: 'Secret rotated.', data: { secret, previous_secret_expires_at: previousSecretExpiresAt } } };
   },
 
   async sendTestEvent({ company, params, body, ctx }) {
     const endpoint = await endpointOr404(ctx, company, params.id);
-    const delivery = await deliverTo(ctx.store, ctx.write, testEvent(ctx.write, company, body.event_type), endpoint.id);
+    const delivery = await sendTestEvent(ctx.store, ctx.write, company, endpoint, body.event_type);
     return { status: 202, body: { success: true, message: 'Test event queued.', data: presentDelivery(delivery) } };
   },
 
   async listWebhookDeliveries({ company, params, query, ctx }) {
-    await endpointOr404(ctx, company, params.id);
-    const { items, total } = await ctx.store.listDeliveries(company.uuid, params.id, query);
+    const endpoint = await endpointOr404(ctx, company, params.id);
+    const { items, total } = await listDeliveries(ctx.store, endpoint, query);
+    const data = items.map(presentDelivery);
     return {
       status: 200,
-      body: {
-        success: true,
-        message: 'Deliveries retrieved successfully.',
-        data: items.map(presentDelivery),
-        pagination: pagination(total, query.page, query.limit),
-      },
+      body: { success: true, message: 'Deliveries retrieved successfully.', data, pagination: pagination(total, query.page, query.limit) },
     };
   },
 
   async redeliverWebhookDelivery({ company, params, ctx }) {
-    await endpointOr404(ctx, company, params.id);
-    const delivery = await ctx.store.getDelivery(company.uuid, params.id, params.deliveryId);
-    const event = delivery && (await ctx.store.getEvent(delivery.event_id));
-    if (!delivery || !event)
+    const endpoint = await endpointOr404(ctx, company, params.id);
+    const again = await redeliver(ctx.store, ctx.write, endpoint, params.deliveryId);
+    if (!again)
       throw new HttpError(404, `No delivery ${params.deliveryId} for this endpoint`, { issues: [{ path: 'deliveryId', message: 'no such delivery' }] });
-    const again = await deliverTo(ctx.store, ctx.write, event, params.id);
     return { status: 202, body: { success: true, message: 'Redelivery queued.', data: presentDelivery(again) } };
   },
 };

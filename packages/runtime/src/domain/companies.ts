@@ -1,0 +1,43 @@
+/** Companies and the deployment's own state: a company's making and listing, and whether the store answers. */
+import type { IdGenerator } from '../ids.ts';
+import type { CompanyRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+
+/** What a new company is given. */
+export interface NewCompany {
+  name: string;
+  company_id: string;
+  timezone: string;
+  /** Its uuid; a fresh one by default. */
+  uuid?: string | undefined;
+}
+
+/** A company code for a company that was given none: `CMP` and twelve characters of a fresh id. */
+export function newCompanyCode(ids: IdGenerator): string {
+  return `CMP${ids.newId('x').slice(2, 14).toUpperCase()}`;
+}
+
+/** Makes a company (with a fresh uuid unless given one). Rejects with a `StoreConflictError('company_id')` when the code is taken. */
+export function createCompany(store: Store, write: WriteContext, company: NewCompany, ids: Pick<IdGenerator, 'uuid'>): Promise<CompanyRecord> {
+  return store.createCompany({
+    uuid: company.uuid ?? ids.uuid(),
+    company_id: company.company_id,
+    name: company.name,
+    timezone: company.timezone,
+    created_at: write.now,
+  });
+}
+
+/** Every company, a page at a time, oldest first. */
+export function listCompanies(store: Store, page: PageRequest): Promise<Page<CompanyRecord>> {
+  return store.listCompanies(page);
+}
+
+/** Whether the store answers a read (what health reports as the database's state). */
+export async function storeAnswers(store: Store): Promise<boolean> {
+  try {
+    await store.getSetting('health');
+    return true;
+  } catch {
+    return false;
+  }
+}

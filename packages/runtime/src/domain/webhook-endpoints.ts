@@ -1,0 +1,145 @@
+/**
+ * Webhook endpoints: what an endpoint is made of, where it may point, how its secret rotates, and its
+ * delivery log (a test event, a redelivery). The server's API and the mock make endpoints through these.
+ */
+import type { EventType } from '@engagekit/contract';
+import type { HostResolver } from '../context.ts';
+import { iso } from '../store/shared.ts';
+import type { CompanyRecord, DeliveryRecord, EndpointRecord, EventRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+import { newOrderRecord, orderSnapshot } from './orders.ts';
+import { newWebhookSecret } from './secrets.ts';
+import { webhookTargetProblem } from './webhook-target.ts';
+import { deliverTo } from './webhooks.ts';
+
+/** Where webhooks may go: public addresses only, unless private targets are allowed (tests, development). */
+export interface TargetPolicy {
+  allowPrivate: boolean;
+  resolve?: HostResolver | undefined;
+}
+
+/** What a new endpoint is given. */
+export interface NewEndpoint {
+  url: string;
+  description?: string | undefined;
+  /** The event types it receives; empty for every type. */
+  events?: EventType[] | undefined;
+  enabled?: boolean | undefined;
+  /** Its signing secret; a new one by default. */
+  secret?: string | undefined;
+}
+
+/** Why `url` may not receive webhooks under `policy`, or null when it may. */
+export function targetProblem(url: string, policy: TargetPolicy): Promise<string | null> {
+  return webhookTargetProblem(url, { allowPrivate: policy.allowPrivate, resolve: policy.resolve });
+}
+
+/** A new endpoint of the company, with a secret of its own: the one way endpoints are made. The URL must pass `targetProblem` first. */
+export function createEndpoint(store: Store, write: WriteContext, company: CompanyRecord, endpoint: NewEndpoint): Promise<EndpointRecord> {
+  return store.createEndpoint({
+    id: write.newId('wh'),
+    company_uuid: company.uuid,
+    url: endpoint.url,
+    description: endpoint.description ?? '',
+    events: endpoint.events ?? [],
+    enabled: endpoint.enabled ?? true,
+    disabled_reason: null,
+    secret: endpoint.secret ?? newWebhookSecret(),
+    previous_secrets: [],
+    created_at: write.now,
+    updated_at: write.now,
+  });
+}
+
+/** The company's endpoints, a page of them, oldest first. */
+export function listEndpoints(store: Store, company: CompanyRecord, page: PageRequest): Promise<Page<EndpointRecord>> {
+  return store.listEndpoints(company.uuid, page);
+}
+
+/** One endpoint of the company; null when it has none by that id. */
+export function getEndpoint(store: Store, company: CompanyRecord, id: string): Promise<EndpointRecord | null> {
+  return store.getEndpoint(company.uuid, id);
+}
+
+/** What an endpoint's update may change. */
+export type EndpointChanges = Partial<Pick<EndpointRecord, 'url' | 'description' | 'events' | 'enabled'>>;
+
+/** Applies `changes`; enabling an endpoint clears why it was disabled. Null when the company has no such endpoint. */
+export function updateEndpoint(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  id: string,
+  changes: EndpointChanges,
+): Promise<EndpointRecord | null> {
+  return store.updateEndpoint(company.uuid, id, { ...changes, ...(changes.enabled === true ? { disabled_reason: null } : {}) }, write.now);
+}
+
+/** Deletes the endpoint and its pending deliveries; false when the company has no such endpoint. */
+export function deleteEndpoint(store: Store, company: CompanyRecord, id: string): Promise<boolean> {
+  return store.deleteEndpoint(company.uuid, id);
+}
+
+/**
+ * Gives the endpoint a new secret. With a grace period, the old secret keeps signing beside the new
+ * one until it ends (those of earlier rotations still in theirs too), so receivers can move over.
+ */
+export async function rotateSecret(
+  store: Store,
+  write: WriteContext,
+  endpoint: EndpointRecord,
+  gracePeriodS: number,
+): Promise<{ secret: string; previousSecretExpiresAt: string | null }> {
+  const expiresAt = new Date(Date.parse(write.now) + gracePeriodS * 1000).toISOString();
+  const stillValid = endpoint.previous_secrets.filter((p) => p.expires_at > write.now);
+  const previous = gracePeriodS > 0 ? [...stillValid, { secret: endpoint.secret, expires_at: expiresAt }] : stillValid;
+  const secret = newWebhookSecret();
+  await store.updateEndpoint(endpoint.company_uuid, endpoint.id, { secret, previous_secrets: previous }, write.now);
+  return { secret, previousSecretExpiresAt: gracePeriodS > 0 ? expiresAt : null };
+}
+
+/** A test event of `type` for the company: a sample order that exists nowhere, marked `test: true`. */
+export function testEvent(write: WriteContext, company: CompanyRecord, type: EventType): EventRecord {
+  const id = write.newId('evt');
+  const now = iso(write.now);
+  const order = newOrderRecord(
+    'ord_test',
+    company,
+    'TEST-ORDER',
+    {
+      totalAmount: 1500.75,
+      firstName: 'Test',
+      lastName: 'Customer',
+      phoneNumber: '+10000000000',
+      postalCode: '56789',
+      streetAddress1: '123 Main Street',
+      products: [{ product_id: '101', quantity: 1, price: 1500.75 }],
+      companyOrderDate: now.slice(0, 10),
+      companyOrderDeliveryStatus: 'Pending',
+      companyOrderStatus: 'Processing',
+      companyOrderDescription: 'A test event: no such order exists.',
+    },
+    now,
+  );
+  return { id, company_uuid: company.uuid, type, payload: { id, type, created_at: now, data: { order: orderSnapshot(order) }, test: true }, created_at: now };
+}
+
+/** Queues a test event of `type` (a sample order marked `test: true`) to the endpoint. */
+export function sendTestEvent(store: Store, write: WriteContext, company: CompanyRecord, endpoint: EndpointRecord, type: EventType): Promise<DeliveryRecord> {
+  return deliverTo(store, write, testEvent(write, company, type), endpoint.id);
+}
+
+/** The endpoint's deliveries, newest first. */
+export function listDeliveries(
+  store: Store,
+  endpoint: EndpointRecord,
+  page: PageRequest & { status?: DeliveryRecord['status'] },
+): Promise<Page<DeliveryRecord>> {
+  return store.listDeliveries(endpoint.company_uuid, endpoint.id, page);
+}
+
+/** Queues the event of one of the endpoint's deliveries again; null when it has no such delivery. */
+export async function redeliver(store: Store, write: WriteContext, endpoint: EndpointRecord, deliveryId: string): Promise<DeliveryRecord | null> {
+  const delivery = await store.getDelivery(endpoint.company_uuid, endpoint.id, deliveryId);
+  const event = delivery && (await store.getEvent(delivery.event_id));
+  return event ? deliverTo(store, write, event, endpoint.id) : null;
+}
