@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_SCHEDULE } from '@engagekit/runtime';
 import * as z from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no', ''], 'must be 1 or 0 (true or false)').transform((v) => v === '1' || v === 'true' || v === 'yes');
@@ -30,7 +31,7 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds, e.g. 0,5,300,1800,7200')
     .transform((s) => s.split(',').map((x) => Number(x.trim())))
-    .default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),
+    .default([...DEFAULT_RETRY_SCHEDULE]),
   SCHEDULER_INTERVAL_MS: int(10, 3_600_000).default(1000),
   AGENCY_PORT: port.optional(),
   ORDER_PORT: port.optional(),

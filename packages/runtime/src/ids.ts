@@ -27,22 +27,13 @@ function formatUuid(bytes: Uint8Array): string {
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-/** Random bytes drawn from Web Crypto a pool at a time: one call per id costs more than the rest of it. */
-const POOL_SIZE = 4096;
-
 /** Random ids from Web Crypto: 16 base-36 characters after the prefix. */
 export function createRandomIds(): IdGenerator {
-  const pool = new Uint8Array(POOL_SIZE);
-  let used = POOL_SIZE;
   return {
     newId(prefix) {
-      if (used + 16 > POOL_SIZE) {
-        crypto.getRandomValues(pool);
-        used = 0;
-      }
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
       let s = '';
-      for (let i = used; i < used + 16; i++) s += ALPHABET[(pool[i] as number) % 36];
-      used += 16;
+      for (const b of bytes) s += ALPHABET[b % 36];
       return `${prefix}_${s}`;
     },
     uuid: () => crypto.randomUUID(),
