@@ -169,8 +169,9 @@ export interface BinBuildOptions {
 }
 
 /**
- * A command as ESM files, its dependencies bundled in, so it starts without resolving and loading
- * hundreds of modules. Bundled CommonJS dependencies get a `require` of their own.
+ * A command as ESM files, its third-party dependencies bundled in (but for those named `external`),
+ * so it starts without resolving and loading hundreds of modules; our own packages it depends on load
+ * from node_modules. Bundled CommonJS dependencies get a `require` of their own.
  *
  * Split: what the command imports dynamically (the mock's app, which only its memory engine loads)
  * becomes a file of its own, whose modules run at its top level. Unsplit, esbuild wraps each of those
@@ -181,6 +182,8 @@ export interface BinBuildOptions {
 export function binBuild(options: BinBuildOptions): Options {
   const own = readJson(join(options.dir, 'package.json'));
   const external = options.external ?? [];
+  // Our own packages are dependencies, loaded from node_modules: never a copy inside a command.
+  const ours = Object.keys(own.dependencies ?? {}).filter((name) => name.startsWith('@engagekit/'));
   return {
     name: 'bin',
     entry: { cli: options.entry },
@@ -192,8 +195,8 @@ export function binBuild(options: BinBuildOptions): Options {
     splitting: true,
     removeNodeProtocol: false,
     plugins: [asciiOutput],
-    external,
-    noExternal: Object.keys({ ...own.dependencies, ...own.devDependencies }).filter((name) => !external.includes(name)),
+    external: [...external, ...ours],
+    noExternal: Object.keys({ ...own.dependencies, ...own.devDependencies }).filter((name) => !external.includes(name) && !ours.includes(name)),
     banner: { js: "import { createRequire as __engagekitRequire } from 'node:module'; const require = __engagekitRequire(import.meta.url);" },
   };
 }
