@@ -5,8 +5,14 @@ const NOW = Date.parse('2026-01-05T08:00:00Z');
 
 describe('isRetryableStatus', () => {
   it('retries 408, 429 and every 5xx, and nothing else', () => {
-    const retried = [200, 201, 400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 599].filter(isRetryableStatus);
+    const retried = [200, 201, 400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 599].filter((s) => isRetryableStatus(s));
     expect(retried).toEqual([408, 429, 500, 501, 502, 503, 504, 599]);
+  });
+
+  it('retries a 409 only when it says when to (Retry-After: an Idempotency-Key whose first request still runs)', () => {
+    expect(isRetryableStatus(409, new Headers())).toBe(false);
+    expect(isRetryableStatus(409, new Headers({ 'retry-after': '3' }))).toBe(true);
+    expect(isRetryableStatus(400, new Headers({ 'retry-after': '3' }))).toBe(false);
   });
 });
 

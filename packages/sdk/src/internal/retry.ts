@@ -7,9 +7,14 @@ export const MAX_RETRY_DELAY_MS = 8_000;
 /** The longest `Retry-After` honoured, in ms; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** 408, 429 and every 5xx are retried; 409 is not (a conflict here is real). */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/**
+ * 408, 429 and every 5xx are retried. A 409 is not (a conflict here is real), but for one that carries
+ * `Retry-After`: the server saying a request with the same Idempotency-Key still runs (or its instance
+ * died and its key is taken over once that time has passed), so the same request, retried then, gets
+ * its answer.
+ */
+export function isRetryableStatus(status: number, headers?: Headers): boolean {
+  return status === 408 || status === 429 || status >= 500 || (status === 409 && headers?.has('retry-after') === true);
 }
 
 /**

@@ -50,6 +50,18 @@ describe('send', () => {
     expect(f.calls).toHaveLength(1);
   });
 
+  it('retries a 409 that says when (an Idempotency-Key still in progress), with the same key, after its Retry-After', async () => {
+    const { deps, sleeps } = recordingDeps();
+    const f = fakeFetch((_, n) => (n === 1 ? apiError(409, 'idempotency_in_progress', 'still running', {}, { 'retry-after': '2' }) : json(201, { ok: true })));
+    const res = await send(post(), options(f.fetch), deps);
+    expect(res.status).toBe(201);
+    expect(f.calls).toHaveLength(2);
+    expect(sleeps).toEqual([2000]);
+    const keys = f.calls.map((c) => c.headers.get('idempotency-key'));
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('makes maxRetries + 1 attempts, then returns the last error answer', async () => {
     const { deps, sleeps } = recordingDeps();
     const f = fakeFetch(() => apiError(503, 'unavailable', 'down'));

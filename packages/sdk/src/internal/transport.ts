@@ -200,7 +200,7 @@ export async function retrying<T extends { response: Response }>(
     // attempt, at the level of what came of it: debug when it ends the call well, warn when a retry
     // follows, error when the call failed for good. Headers are never logged.
     const line = log ? attemptLine(options.describe(), retry + 1, deps.now() - started, result?.response, failure) : '';
-    if (result ? !(isRetryableStatus(result.response.status) && retry < options.maxRetries) : retry >= options.maxRetries) {
+    if (result ? !(isRetryableStatus(result.response.status, result.response.headers) && retry < options.maxRetries) : retry >= options.maxRetries) {
       log?.(result?.response.ok ? 'debug' : 'error', line);
       if (failure) throw failure;
       return result as T;
