@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 /** One row of bench/results/latest.json. */
@@ -89,12 +90,20 @@ export const turnsNote = (t: Turns, digits = 0) =>
   `${t.samples.map((x) => x.toFixed(digits)).join(', ')}${t.warmUp === undefined ? '' : ` (warm-up turn, not counted: ${t.warmUp.toFixed(digits)})`}`;
 
 /** A bare node:http server in its own process answering every request with `body`: the peer of the server rows. */
-export function startPeerServer(body: string, contentType = 'application/json'): Promise<{ url: string; stop(): Promise<void> }> {
+export function startPeerServer(body: string, contentType = 'application/json'): Promise<ScriptServer> {
   return startScriptServer('./peer-server.ts', { PEER_BODY: body, PEER_TYPE: contentType });
 }
 
+/** A bench server script running in a process of its own. */
+export interface ScriptServer {
+  url: string;
+  /** Its process id, for `cpuSeconds`. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
 /** Runs a bench server script (relative to this folder) in its own process, until it prints the URL it listens on. */
-export async function startScriptServer(script: string, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startScriptServer(script: string, env: Record<string, string>): Promise<ScriptServer> {
   const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -108,6 +117,7 @@ export async function startScriptServer(script: string, env: Record<string, stri
   });
   return {
     url,
+    pid: child.pid as number,
     stop: () =>
       new Promise<void>((ok) => {
         child.once('exit', () => ok());
@@ -138,4 +148,25 @@ export function row(r: Omit<Row, 'ratio' | 'met' | 'goal'> & { goal?: Goal }): R
     goal: goal?.text ?? 'report',
     met: goal ? goal.met(ratio ?? Number.NaN) : null,
   };
+}
+
+/** Clock ticks a second of `/proc/<pid>/stat`'s CPU times (100 on Linux, asked once). */
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU seconds (user + system, every thread) a process has used so far, from `/proc/<pid>/stat`: read
+ * before and after a load, it gives another process's CPU without touching it. Null when the process
+ * is gone or the system has no `/proc`.
+ */
+export function cpuSeconds(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  // The command name (field 2) may hold spaces, so fields are counted after its closing parenthesis: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }

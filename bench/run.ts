@@ -18,6 +18,8 @@ import { benches as mockBenches } from './rows/mock.ts';
 import { benches as reportBenches } from './rows/report.ts';
 import { benches as sdkBenches } from './rows/sdk.ts';
 import { benches as serverBenches } from './rows/server.ts';
+import { benches as serverHealthBenches } from './rows/server-health.ts';
+import { benches as serverWriteBenches } from './rows/server-write.ts';
 import { benches as twinBenches } from './rows/twin.ts';
 import { benches as webhookBenches } from './rows/webhooks.ts';
 
@@ -33,6 +35,8 @@ const benches: Bench[] = [
   ...mockBenches,
   ...twinBenches,
   ...serverBenches,
+  ...serverWriteBenches,
+  ...serverHealthBenches,
   ...reportBenches,
   ...campaignBenches,
   ...memoryBenches,

@@ -1,13 +1,79 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
 
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
+/** The `engagekit-server` command as the package declares it (`bin` of its package.json), run from its build. */
+const SERVER_COMMAND = new URL('../../packages/reference-server/bin/engagekit-server.js', import.meta.url).pathname;
+
+/** A reference server process whose process id is known, so a row can read its CPU time. */
+export type CommandProcess = ServerProcess & { pid: number };
+
+/**
+ * Runs the `engagekit-server` command (`node bin/engagekit-server.js`) on a free port of 127.0.0.1 until
+ * its ready line, with only PATH and `env` in its environment. Without a `DATA_DIR` in `env` it gets a
+ * temporary one (its PGlite database when it has no `DATABASE_URL`), removed once it has exited.
+ */
+export async function startCommand(env: Record<string, string>, timeoutMs = 60_000): Promise<CommandProcess> {
+  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'engagekit-bench-')) : undefined;
+  const child = spawn(process.execPath, [SERVER_COMMAND], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (d: Buffer) => {
+    out += String(d);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<number | null>((ok) =>
+    child.once('exit', (code) => {
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+      ok(code);
+    }),
+  );
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`engagekit-server not ready in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`engagekit-server exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
 /**
  * A reference server process on PostgreSQL (a fresh database) or PGlite, with a company, a token and a
- * campaign. With BENCH_PROF_DIR=<dir> set, the server writes a CPU profile there when it stops.
+ * campaign. With BENCH_PROF_DIR=<dir> set, the server writes a CPU profile there when it stops. `start`
+ * runs the process: the package's `dist/cli.js` by default, or `startCommand` where a row reads its CPU.
  */
-export async function benchServer(database: 'postgres' | 'pglite', env: Record<string, string> = {}) {
+export async function benchServer<P extends ServerProcess = ServerProcess>(
+  database: 'postgres' | 'pglite',
+  env: Record<string, string> = {},
+  start: (env: Record<string, string>, timeoutMs: number) => Promise<P> = startServerProcess as (env: Record<string, string>, timeoutMs: number) => Promise<P>,
+) {
   const profile: Record<string, string> = process.env.BENCH_PROF_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROF_DIR}` } : {};
   const extra: Record<string, string> = {
     ADMIN_TOKEN,
@@ -26,7 +92,7 @@ export async function benchServer(database: 'postgres' | 'pglite', env: Record<s
     drop = db.drop;
   }
   // A server that does not start leaves no database behind.
-  const server: ServerProcess = await startServerProcess(extra, 60_000).catch(async (error: unknown) => {
+  const server = await start(extra, 60_000).catch(async (error: unknown) => {
     await drop();
     throw error;
   });
