@@ -3,5 +3,5 @@
  * `@engagekit/runtime/store`), and the reference server's SQL store (PGlite or PostgreSQL).
  */
 export * from '@engagekit/runtime/store';
+export type { SqlDatabase } from './sql/connection.ts';
 export { openSqlStore, type SqlStore, type SqlStoreOptions } from './sql/open.ts';
-export type { SqlDatabase } from './sql/orders.ts';

@@ -13,7 +13,7 @@ import { company, endpoint, event, orderFields, writer } from '../../../runtime/
 import { freshDatabase } from '../../test/helpers.ts';
 import { truncateAll } from '../../test/sql-stores.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
-import { findPgError } from './sql/store.ts';
+import { findPgError } from './sql/errors.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 

@@ -1,24 +1,32 @@
 /**
- * Statements built once, run in any transaction. It serves the benchmark row webhooks.latency.p50
- * (the server's CPU an addOrder: 4.70 ms with each statement built on every run, 3.55 ms built once,
- * medians in turns; see BENCHMARKS.md, "Round two, seventh pass").
+ * Statements built once, run on any connection and in any transaction. It serves the benchmark row
+ * webhooks.latency.p50 (see BENCHMARKS.md, "Speed paths": the server's CPU an addOrder with each
+ * statement built on every run, and built once).
  *
  * drizzle builds a statement's text from its parts each time it runs: 40-180 µs of CPU for each
  * statement of an order write. Its prepared statements are built once, but each belongs to the
- * connection (or the transaction) it was made on, and an order write runs in a new transaction each
- * time. A statement here is built once, with `sql.placeholder`s for its values, and each run hands
- * its text and the values to the session of the database or transaction it runs in: what drizzle's
- * own `prepare()` does with a statement it has just built. The rows of a select are read by the
- * same `fields` it selects, as drizzle reads them.
+ * database (or the transaction) it was made on, and an order write runs in a new transaction each
+ * time. A statement here is built once, with `sql.placeholder`s for its values, through drizzle's
+ * public `toSQL()`; each run fills the placeholders (`fillPlaceholders`, mapping each value as its
+ * column does) and hands the text and values to the driver's own query on the connection it runs on
+ * (connection.ts): node-postgres prepares it there under its name, once a connection. A select's rows
+ * are read by the columns it selects, as drizzle reads them.
  */
-import { type Column, type Query, type SQL, sql } from 'drizzle-orm';
-import type { SqlDatabase } from './orders.ts';
-
-/** A select's fields by key: columns, or SQL with `mapWith`. */
-export type Fields = Record<string, Column | SQL | SQL.Aliased>;
+import { Column, fillPlaceholders, is, type Query, sql } from 'drizzle-orm';
+import type { SqlConnection, StoreDatabase } from './connection.ts';
+import type { Row } from './raw.ts';
 
 /** A statement as drizzle gives its text and parameters: a query builder (`toSQL`), or `db.execute(sql...)` not awaited (`getQuery`). */
 type Buildable = { toSQL(): Query } | { getQuery(): Query };
+
+/**
+ * How a select's row is read, in the order of its select list: a column reads its value as drizzle
+ * does; a function reads a value the statement computes (drizzle keeps a `mapWith` to itself).
+ */
+export type RowReader = Record<string, Column | ((value: unknown) => unknown)>;
+
+/** A statement built once: resolves to its rows, read by its `RowReader` when it has one, else as the driver gives them. */
+export type BuiltOnce<R> = (on: SqlConnection, values: Record<string, unknown>) => Promise<R[]>;
 
 /** A placeholder for every column of `columns`, by key (after `prefix`): the values of a one-row insert. */
 export const placeholders = (columns: Record<string, unknown>, prefix = '') =>
@@ -31,19 +39,40 @@ export function rowValues(columns: Record<string, unknown>, record: object, pref
   return values;
 }
 
-/**
- * Runs the statement `build` makes, built on its first run; `values` fill its placeholders. With
- * `fields` (the select list `build` selects), resolves to its rows read by them; without, to the
- * driver's result.
- */
-export function builtOnce<Row>(build: (db: SqlDatabase) => Buildable, fields?: Fields): (db: SqlDatabase, values: Record<string, unknown>) => Promise<Row[]> {
-  let query: Query | undefined;
-  const ordered = fields && Object.entries(fields).map(([key, field]) => ({ path: [key], field }));
-  return (db, values) => {
-    if (!query) {
-      const statement = build(db);
-      query = 'toSQL' in statement ? statement.toSQL() : statement.getQuery();
+/** The names given so far: node-postgres refuses one name for two texts on a connection. */
+const names = new Set<string>();
+
+/** Reads an array row by `reader`: null stays null, as drizzle reads it. */
+function rowReaderOf(reader: RowReader): (row: unknown[]) => Row {
+  const keys = Object.keys(reader);
+  const reads = Object.values(reader).map((read) => (is(read, Column) ? (value: unknown) => read.mapFromDriverValue(value) : read));
+  return (row) => {
+    const record: Row = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = row[i];
+      record[keys[i] as string] = value === null ? null : (reads[i] as (value: unknown) => unknown)(value);
     }
-    return db._.session.prepareQuery(query, ordered as never, undefined, true).execute(values) as Promise<Row[]>;
+    return record;
+  };
+}
+
+/**
+ * Runs the statement `build` makes, built on its first run, under `name` (unique; node-postgres prepares
+ * it by that name); `values` fill its placeholders. With `reader` (how to read the select list `build`
+ * selects, in its order), resolves to its rows read by it; without, to the rows as the driver gives them.
+ */
+export function builtOnce<R = Row>(name: string, build: (db: StoreDatabase) => Buildable, reader?: RowReader): BuiltOnce<R> {
+  if (names.has(name)) throw new Error(`A statement built once is named "${name}" already: each needs a name of its own.`);
+  names.add(name);
+  let query: { text: string; params: unknown[] } | undefined;
+  const readRow = reader && rowReaderOf(reader);
+  return async (on, values) => {
+    if (!query) {
+      const statement = build(on.db);
+      const { sql: text, params } = 'toSQL' in statement ? statement.toSQL() : statement.getQuery();
+      query = { text, params };
+    }
+    const { rows } = await on.run({ name, text: query.text, arrayRows: readRow !== undefined }, fillPlaceholders(query.params, values));
+    return (readRow ? (rows as unknown[][]).map(readRow) : rows) as R[];
   };
 }

@@ -1,7 +1,7 @@
-import type { ClaimedDelivery, DeliveryRecord, Store } from '@engagekit/runtime/store';
+import type { ClaimedDelivery, DeliveryRecord, DispatchPort } from '@engagekit/runtime/store';
 import { takerSlot } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
-import type { SqlDatabase } from './orders.ts';
+import type { SqlConnection, StoreDatabase } from './connection.ts';
 import { isoOrNull, jsonValue, rowsOf } from './raw.ts';
 import { deliveries } from './schema.ts';
 
@@ -25,11 +25,89 @@ export const deliveryColumns = {
 /** Subscribes to a notification channel; resolves to an unsubscribe function. */
 export type Listen = (channel: string, onNotify: () => void) => Promise<() => Promise<void>>;
 
+/** Claims due deliveries with what sending them needs, in one statement (see DispatchPort.claimDeliveries). */
+async function claimDeliveries(
+  db: StoreDatabase,
+  { now, leaseUntil, claimToken, limit }: Parameters<DispatchPort['claimDeliveries']>[0],
+): Promise<ClaimedDelivery[]> {
+  // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
+  const result = await db.execute(sql`
+    UPDATE deliveries AS d
+       SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
+      FROM webhook_endpoints AS e, events AS ev
+     WHERE d.id IN (
+             SELECT d2.id FROM deliveries AS d2
+               JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
+              WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
+                AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
+                AND e2.enabled
+              ORDER BY d2.next_attempt_at, d2.id
+              LIMIT ${limit}
+              FOR UPDATE OF d2 SKIP LOCKED)
+       AND e.id = d.endpoint_id AND ev.id = d.event_id
+    RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
+              d.next_attempt_at, d.attempts, d.created_at, e.url, e.secret, e.previous_secrets, ev.payload`);
+  return rowsOf(result).map(
+    (r): ClaimedDelivery => ({
+      delivery: {
+        id: r.id as string,
+        company_uuid: r.company_uuid as string,
+        endpoint_id: r.endpoint_id as string,
+        event_id: r.event_id as string,
+        event_type: r.event_type as string,
+        status: r.status as DeliveryRecord['status'],
+        attempt_count: Number(r.attempt_count),
+        next_attempt_at: isoOrNull(r.next_attempt_at),
+        attempts: jsonValue(r.attempts),
+        created_at: isoOrNull(r.created_at) as string,
+      },
+      endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
+      payload: jsonValue(r.payload),
+      claimToken,
+    }),
+  );
+}
+
+/** Records finished attempts, several in one statement (see DispatchPort.finishAttempts); gives the ids it recorded. */
+async function finishAttempts(db: StoreDatabase, finished: Parameters<DispatchPort['finishAttempts']>[0], now: string): Promise<Set<string>> {
+  if (finished.length === 0) return new Set();
+  const input = finished.map(({ id, claimToken, outcome }) => ({
+    id,
+    claim_token: claimToken,
+    attempt: outcome.attempt,
+    status: outcome.status === 'retry' ? 'pending' : outcome.status,
+    next_attempt_at: outcome.status === 'retry' ? outcome.nextAttemptAt : null,
+    disable: outcome.disableEndpoint ?? null,
+  }));
+  // One statement for the whole batch: record every attempt and, on a 410, disable its endpoint.
+  const done = await db.execute(sql`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
+        AS x(id text, claim_token text, attempt jsonb, status text, next_attempt_at timestamptz, disable text)),
+    finished AS (
+      UPDATE deliveries AS d
+         SET attempts = d.attempts || jsonb_build_array(i.attempt),
+             attempt_count = d.attempt_count + 1,
+             status = i.status,
+             next_attempt_at = i.next_attempt_at,
+             claim_token = NULL, locked_until = NULL
+        FROM input AS i
+       WHERE d.id = i.id AND d.claim_token = i.claim_token AND d.status = 'pending'
+      RETURNING d.id, d.endpoint_id, i.disable),
+    disabled AS (
+      UPDATE webhook_endpoints AS e SET enabled = false, disabled_reason = f.disable, updated_at = ${now}
+        FROM finished AS f
+       WHERE f.disable IS NOT NULL AND e.id = f.endpoint_id
+      RETURNING e.id)
+    SELECT id FROM finished`);
+  return new Set(rowsOf(done).map((r) => r.id as string));
+}
+
 /**
- * The dispatch methods of the SQL store. `localQueued` is what this process's writes call after they
- * commit; on PostgreSQL, `listen` also brings the other processes' NOTIFY.
+ * The SQL store's dispatch on `conn` (the pool, or one transaction). `committed` is what this process's
+ * writes call after they commit; on PostgreSQL, `listen` also brings the other processes' NOTIFY.
  */
-export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
+export function createSqlDispatch({ db }: SqlConnection, listen: Listen | undefined) {
   const listeners = new Set<() => void>();
   const taker = takerSlot();
   let unlisten: (() => Promise<void>) | undefined;
@@ -37,84 +115,15 @@ export function createSqlDispatch(db: SqlDatabase, listen: Listen | undefined) {
     for (const l of listeners) l();
   };
 
-  const methods: Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'> = {
-    async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
-      // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
-      const result = await db.execute(sql`
-        UPDATE deliveries AS d
-           SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
-          FROM webhook_endpoints AS e, events AS ev
-         WHERE d.id IN (
-                 SELECT d2.id FROM deliveries AS d2
-                   JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
-                  WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
-                    AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
-                    AND e2.enabled
-                  ORDER BY d2.next_attempt_at, d2.id
-                  LIMIT ${limit}
-                  FOR UPDATE OF d2 SKIP LOCKED)
-           AND e.id = d.endpoint_id AND ev.id = d.event_id
-        RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
-                  d.next_attempt_at, d.attempts, d.created_at, e.url, e.secret, e.previous_secrets, ev.payload`);
-      return rowsOf(result).map(
-        (r): ClaimedDelivery => ({
-          delivery: {
-            id: r.id as string,
-            company_uuid: r.company_uuid as string,
-            endpoint_id: r.endpoint_id as string,
-            event_id: r.event_id as string,
-            event_type: r.event_type as string,
-            status: r.status as DeliveryRecord['status'],
-            attempt_count: Number(r.attempt_count),
-            next_attempt_at: isoOrNull(r.next_attempt_at),
-            attempts: jsonValue(r.attempts),
-            created_at: isoOrNull(r.created_at) as string,
-          },
-          endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
-          payload: jsonValue(r.payload),
-          claimToken,
-        }),
-      );
-    },
+  const methods: DispatchPort = {
+    claimDeliveries: (claim) => claimDeliveries(db, claim),
 
     async extendClaims(ids, claimToken, leaseUntil) {
       if (ids.length === 0) return;
       await db.execute(sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id = ANY(${sql.param(ids)}::text[])`);
     },
 
-    async finishAttempts(finished, now) {
-      if (finished.length === 0) return new Set();
-      const input = finished.map(({ id, claimToken, outcome }) => ({
-        id,
-        claim_token: claimToken,
-        attempt: outcome.attempt,
-        status: outcome.status === 'retry' ? 'pending' : outcome.status,
-        next_attempt_at: outcome.status === 'retry' ? outcome.nextAttemptAt : null,
-        disable: outcome.disableEndpoint ?? null,
-      }));
-      // One statement for the whole batch: record every attempt and, on a 410, disable its endpoint.
-      const done = await db.execute(sql`
-        WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(input)}::jsonb)
-            AS x(id text, claim_token text, attempt jsonb, status text, next_attempt_at timestamptz, disable text)),
-        finished AS (
-          UPDATE deliveries AS d
-             SET attempts = d.attempts || jsonb_build_array(i.attempt),
-                 attempt_count = d.attempt_count + 1,
-                 status = i.status,
-                 next_attempt_at = i.next_attempt_at,
-                 claim_token = NULL, locked_until = NULL
-            FROM input AS i
-           WHERE d.id = i.id AND d.claim_token = i.claim_token AND d.status = 'pending'
-          RETURNING d.id, d.endpoint_id, i.disable),
-        disabled AS (
-          UPDATE webhook_endpoints AS e SET enabled = false, disabled_reason = f.disable, updated_at = ${now}
-            FROM finished AS f
-           WHERE f.disable IS NOT NULL AND e.id = f.endpoint_id
-          RETURNING e.id)
-        SELECT id FROM finished`);
-      return new Set(rowsOf(done).map((r) => r.id as string));
-    },
+    finishAttempts: (finished, now) => finishAttempts(db, finished, now),
 
     async nextDeliveryDue(after) {
       const later = after === undefined ? sql`` : sql` AND next_attempt_at > ${after}`;

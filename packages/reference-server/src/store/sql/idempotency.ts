@@ -1,12 +1,12 @@
-import type { IdempotentBegin, Store } from '@engagekit/runtime/store';
+import type { IdempotencyPort, IdempotentBegin } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
-import type { SqlDatabase } from './orders.ts';
+import type { SqlConnection } from './connection.ts';
 import { rowsOf } from './raw.ts';
 
 const DAY_MS = 86_400_000;
 
-/** The idempotency-key methods of the SQL store. */
-export function createSqlIdempotency(db: SqlDatabase): Pick<Store, 'beginIdempotent' | 'finishIdempotent' | 'abandonIdempotent'> {
+/** The SQL store's idempotency keys on `conn` (the pool, or one transaction). */
+export function createSqlIdempotency({ db }: SqlConnection): IdempotencyPort {
   return {
     async beginIdempotent(scope, key, requestHash, now): Promise<IdempotentBegin> {
       const expired = new Date(Date.parse(now) - DAY_MS).toISOString();

@@ -9,11 +9,11 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { nodePgDriver, pgliteDriver, type SqlDatabase, type SqlDriver } from './connection.ts';
 import type { Listen } from './dispatch.ts';
-import type { SqlDatabase } from './orders.ts';
 import { PgliteThread } from './pglite-thread.ts';
 import { schema } from './schema.ts';
-import { createSqlStore } from './store.ts';
+import { createSqlStore, type SqlStoreTuning } from './store.ts';
 
 /**
  * The package directory above `from` that holds the drizzle-kit migrations: this module runs from
@@ -49,6 +49,20 @@ export interface SqlStoreOptions {
 /** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
 export type SqlStore = Store & { db: SqlDatabase; kind: 'pglite' | 'postgres' };
 
+/** An open, migrated database: what the SQL store runs on. */
+export interface SqlDatabaseOpened {
+  kind: SqlStore['kind'];
+  /** What the store's statements and transactions run on. */
+  driver: SqlDriver;
+  /** drizzle over the same database, with the schema (`SqlStore.db`). */
+  db: SqlDatabase;
+  tuning: SqlStoreTuning;
+  /** On PostgreSQL: how the store hears the other processes' NOTIFY. */
+  listen?: Listen;
+  /** Releases the driver. */
+  close(): Promise<void>;
+}
+
 /** Any fixed 64-bit number: the session lock that lets one instance migrate while the others wait. */
 const MIGRATION_LOCK = 7_263_541_905_112_002n;
 
@@ -62,6 +76,12 @@ const MIGRATION_LOCK = 7_263_541_905_112_002n;
  * const scratch = await openSqlStore({ memory: true });                        // PGlite in memory, for tests
  */
 export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> {
+  const { kind, driver, db, tuning, listen, close } = await openSqlDatabase(options);
+  return Object.assign(createSqlStore(driver, close, tuning, listen), { db, kind });
+}
+
+/** Opens and migrates the database `options` name, as `openSqlStore` does, without the store over it. */
+export async function openSqlDatabase(options: SqlStoreOptions): Promise<SqlDatabaseOpened> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onPoolError);
   if (options.dataDir || options.memory) return openPglite(options.dataDir, options.onFailure);
   throw new Error('openSqlStore needs a databaseUrl (PostgreSQL), a dataDir (embedded PGlite) or memory: true.');
@@ -70,7 +90,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> 
 /** The server process of a connection, as pg read it from BackendKeyData (@types/pg leaves it out). */
 const backendPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID: number }).processID;
 
-async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) => void) | undefined): Promise<SqlStore> {
+async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) => void) | undefined): Promise<SqlDatabaseOpened> {
   // Pipeline mode: a query goes out without waiting for the answer to the one before, so the writes a
   // transaction sends ahead (writes-ahead.ts) cost no round trip of their own.
   const pool = new pg.Pool({ connectionString: databaseUrl, pipeline: true });
@@ -96,7 +116,6 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
     await pool.end();
     throw error;
   }
-  const db: SqlDatabase = drizzleNodePg(pool, { schema });
   // Other processes on the database announce queued deliveries with NOTIFY; one dedicated connection listens.
   const listen: Listen = async (channel, onNotify) => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -110,13 +129,17 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
       await client.end().catch(() => {});
     };
   };
-  return Object.assign(
-    createSqlStore(db, () => pool.end(), { readConcurrency: 4 }, listen),
-    { db, kind: 'postgres' as const },
-  );
+  return {
+    kind: 'postgres',
+    driver: nodePgDriver(pool),
+    db: drizzleNodePg(pool, { schema }),
+    tuning: { readConcurrency: 4 },
+    listen,
+    close: () => pool.end(),
+  };
 }
 
-async function openPglite(dataDir: string | undefined, onFailure: ((error: Error) => void) | undefined): Promise<SqlStore> {
+async function openPglite(dataDir: string | undefined, onFailure: ((error: Error) => void) | undefined): Promise<SqlDatabaseOpened> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
@@ -126,13 +149,9 @@ async function openPglite(dataDir: string | undefined, onFailure: ((error: Error
   const client = await PgliteThread.open(dir, { onFailure });
   try {
     // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread offers.
-    const database = drizzlePglite(client as unknown as PGlite, { schema });
-    await migratePglite(database, { migrationsFolder });
-    const db: SqlDatabase = database;
-    return Object.assign(
-      createSqlStore(db, () => client.close(), { readConcurrency: 1 }),
-      { db, kind: 'pglite' as const },
-    );
+    const db = drizzlePglite(client as unknown as PGlite, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return { kind: 'pglite', driver: pgliteDriver(client), db, tuning: { readConcurrency: 1 }, close: () => client.close() };
   } catch (error) {
     await client.close();
     throw error;

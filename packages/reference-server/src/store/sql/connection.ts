@@ -1,0 +1,105 @@
+/**
+ * What the SQL store's statements run on, by driver: a drizzle database, and the driver's own
+ * parameterised query on the same connection (the pool or PGlite, or one transaction's connection),
+ * which statements built once use (built-once.ts). The store runs its transactions here, on a
+ * connection it holds, so that both reach the same one.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { TEXT_TYPES } from './pglite-open.ts';
+import type { PgliteThread, Queryable } from './pglite-thread.ts';
+import type { Schema } from './schema.ts';
+
+/** A drizzle database or transaction over the store's schema, whichever driver is underneath (`SqlStore.db`). */
+export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
+
+/**
+ * A drizzle database or transaction the store's statements run on. It leaves out the relational
+ * schema, which the store never asks for (`db.query`): drizzle takes about 30 µs to read it, too much
+ * for every transaction.
+ */
+export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
+
+/** A statement as the driver runs it. */
+export interface DriverStatement {
+  /** node-postgres prepares it under this name once on each connection; PGlite does not name statements. */
+  name: string;
+  text: string;
+  /** Rows as arrays of values, in the order they are selected (else as objects by column name). */
+  arrayRows: boolean;
+}
+
+/** Runs a statement with its values (already as the driver takes them) on one connection. */
+export type RunStatement = (statement: DriverStatement, values: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** One place the store's statements run: the pool (or PGlite), or one transaction. */
+export interface SqlConnection {
+  readonly db: StoreDatabase;
+  /** The driver's own query, on the connection `db` runs on. */
+  readonly run: RunStatement;
+}
+
+/** A database the SQL store runs on. */
+export interface SqlDriver extends SqlConnection {
+  /**
+   * Runs `work` in a transaction on a connection of its own: committed when it resolves, rolled back
+   * when it throws, as drizzle's `db.transaction` does (a `transaction` of the `db` it is given is a
+   * savepoint).
+   */
+  transaction<T>(work: (tx: SqlConnection) => Promise<T>): Promise<T>;
+}
+
+/** The types drizzle reads as text (dates, times, intervals and their arrays), as its node-postgres driver keeps them. */
+const textTypes = new Set(TEXT_TYPES);
+const asText = (value: string) => value;
+const nodePgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    textTypes.has(oid) ? asText : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** node-postgres's query on a pool or on one of its connections. */
+function runOnNodePg(client: pg.Pool | pg.PoolClient): RunStatement {
+  return ({ name, text, arrayRows }, values) =>
+    arrayRows ? client.query({ name, text, values, rowMode: 'array', types: nodePgTypes }) : client.query({ name, text, values, types: nodePgTypes });
+}
+
+/** The store's driver over a node-postgres pool (in pipeline mode: see writes-ahead.ts). */
+export function nodePgDriver(pool: pg.Pool): SqlDriver {
+  return {
+    db: drizzleNodePg(pool),
+    run: runOnNodePg(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        // drizzle over the one connection: its transaction begins and ends there, and so do the statements built once.
+        return await drizzleNodePg(client).transaction((tx) => work({ db: tx, run: runOnNodePg(client) }));
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/** PGlite's query on the thread or in one of its transactions (the thread's PGlite reads types as drizzle does). */
+function runOnPglite(queryable: Queryable): RunStatement {
+  return (statement, values) => queryable.query(statement.text, values, statement.arrayRows ? { rowMode: 'array' } : undefined);
+}
+
+/** The store's driver over PGlite on its thread. */
+export function pgliteDriver(thread: PgliteThread): SqlDriver {
+  return {
+    db: drizzlePglite(thread as unknown as PGlite),
+    run: runOnPglite(thread),
+    transaction(work) {
+      return thread.transaction((open) => {
+        // drizzle's transaction over the one the thread has begun: what it begins is that one, and its
+        // own transactions inside are savepoints.
+        const begun = { query: open.query, transaction: <T>(fn: (tx: Queryable) => Promise<T>) => fn(open) };
+        return drizzlePglite(begun as unknown as PGlite).transaction((tx) => work({ db: tx, run: runOnPglite(open) }));
+      });
+    },
+  };
+}
