@@ -37,7 +37,8 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
   404: { description: 'Unknown company or resource.', example: 'No company found with the provided uuid' },
   405: { description: 'The path exists but not with this method.', example: 'Method not allowed' },
   409: {
-    description: 'The resource already exists, or a request with the same Idempotency-Key is still running.',
+    description:
+      'The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer).',
     example: 'Campaign name already exists',
   },
   413: { description: 'The body is over 1 MB.', example: 'Request body is larger than 1048576 bytes' },
@@ -50,8 +51,15 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
     example: 'Too many requests: retry in 30 seconds',
   },
   500: { description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },
-  503: { description: 'The server or its database is not ready.', example: 'Service unavailable' },
+  503: {
+    description:
+      'The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds.',
+    example: 'Service unavailable: the database is unavailable; retry in 1 s',
+  },
 };
+
+/** The error statuses that may say when to try again (429 always does). */
+const MAY_SAY_WHEN: readonly ErrorStatus[] = [409, 503];
 
 /**
  * The answer of an error status, written out in every operation that lists it rather than shared under
@@ -62,7 +70,12 @@ function errorResponse(status: ErrorStatus): ZodOpenApiResponseObject {
   const m = errorMeta[status];
   return {
     description: m.description,
-    headers: status === 429 ? z.object({ 'x-request-id': RequestIdHeader, 'retry-after': RetryAfterHeader }) : z.object({ 'x-request-id': RequestIdHeader }),
+    headers:
+      status === 429
+        ? z.object({ 'x-request-id': RequestIdHeader, 'retry-after': RetryAfterHeader })
+        : MAY_SAY_WHEN.includes(status)
+          ? z.object({ 'x-request-id': RequestIdHeader, 'retry-after': RetryAfterHeader.optional() })
+          : z.object({ 'x-request-id': RequestIdHeader }),
     content: { 'application/json': { schema: ErrorResponse } },
   };
 }

@@ -68,7 +68,8 @@ export type ErrorStatus = keyof typeof errorCodes;
 /** Codes that say more than their status's own code, each with the status it comes with. */
 export const specificErrorCodes = {
   idempotency_key_reused: { status: 400, description: 'the Idempotency-Key was used before with another request' },
-  idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running' },
+  idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running; retry after `Retry-After`' },
+  database_unavailable: { status: 503, description: 'the database refuses connections or every connection stayed busy; retry after `Retry-After`' },
 } as const satisfies Record<string, { status: ErrorStatus; description: string }>;
 
 /** Every error code the API answers with. */

@@ -28,6 +28,11 @@ export const stepStatuses = {
   authorize: (op) => (op.auth.kind === 'company' || op.auth.kind === 'admin-or-company' ? [403] : []),
   /** A write with an Idempotency-Key: a bad or reused key (400), the first request still running (409). */
   idempotency: (_op, method) => (method === 'get' ? [] : [400, 409]),
+  /**
+   * The database is unavailable: it refuses connections, or the pool stayed exhausted past its bounded
+   * wait. Every operation reads or writes it (a company's token is checked against its company).
+   */
+  database: () => [503],
   /** What the operation's own handler answers (`errors` in the operation table). */
   run: (op) => op.errors,
   /** A fault of the server's own. */
