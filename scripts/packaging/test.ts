@@ -35,7 +35,7 @@ import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/en
 import { type Run, run, type Started, StepError, start, tail } from './commands.ts';
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
-import { packAll, type Tarballs } from './pack.ts';
+import { packAll } from './pack.ts';
 import { checksInChromium, runtimeMatrix } from './runtime-matrix.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));

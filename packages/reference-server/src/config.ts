@@ -20,6 +20,8 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  DATABASE_POOL_SIZE: int(1, 1000).default(10),
+  DATABASE_POOL_WAIT_MS: int(100, 600_000).default(5000),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z
@@ -33,6 +35,9 @@ export const EnvSchema = z.object({
     .transform((s) => s.split(',').map((x) => Number(x.trim())))
     .default([...DEFAULT_RETRY_SCHEDULE]),
   SCHEDULER_INTERVAL_MS: int(10, 3_600_000).default(1000),
+  CAMPAIGN_CHUNK_SIZE: int(1, 100_000).default(1000),
+  CAMPAIGN_CHUNK_CONCURRENCY: int(1, 256).default(4),
+  LEASE_MS: int(1000, 600_000).default(10_000),
   AGENCY_PORT: port.optional(),
   ORDER_PORT: port.optional(),
   ADMIN_PORT: port.optional(),
@@ -43,6 +48,7 @@ export const EnvSchema = z.object({
     .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
     .transform(Number)
     .default(0.05),
+  SIMULATED_LATENCY_MS: int(0, 60_000).default(0),
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
   WHATSAPP_PHONE_NUMBER_ID: z.string().min(1).optional(),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://graph.facebook.com/v21.0'),

@@ -67,7 +67,12 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   let stopForFailure: (() => Promise<void>) | undefined;
   const store = await openSqlStore(
     config.DATABASE_URL
-      ? { databaseUrl: config.DATABASE_URL, onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects') }
+      ? {
+          databaseUrl: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+          onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
+        }
       : {
           dataDir: join(dataDir, 'pglite'),
           onFailure: (err) => {
@@ -135,9 +140,10 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
             phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
             baseUrl: config.WHATSAPP_API_URL,
           })
-        : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE }),
+        : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE, latencyMs: config.SIMULATED_LATENCY_MS }),
     webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, transport: webhookTransport },
-    campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS },
+    campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS, chunkSize: config.CAMPAIGN_CHUNK_SIZE, concurrency: config.CAMPAIGN_CHUNK_CONCURRENCY },
+    leaseMs: config.LEASE_MS,
   });
   await runtime.start();
   const { app } = runtime;

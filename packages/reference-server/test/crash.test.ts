@@ -1,7 +1,10 @@
 /**
- * A campaign run to 5,000 customers over the WhatsApp channel, its server process killed (SIGKILL) in
- * the middle of the run and started again on the same database: the run completes, every customer has
- * exactly one message record, and no phone number reaches the channel twice.
+ * Campaign runs to 5,000 customers, a server process killed (SIGKILL) in the middle of each: on PGlite
+ * its one instance, started again on the same data; on PostgreSQL one of two instances, the other
+ * taking its chunks over once their leases run out. Every run completes, every customer has exactly
+ * one message record, and no phone number reaches the channel twice. The crash rule: only a message
+ * whose hand-off to the provider was in flight at the kill is marked failed (interrupted), at most one
+ * a chunk in flight (WhatsApp); with the simulated channel, which hands nothing outside the process, none.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,15 +17,18 @@ import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } fro
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0001';
 const CUSTOMERS = 5_000;
-/** The run is killed once the channel has seen this many messages: well inside the run. */
-const KILL_AFTER = 500;
+/** An instance is killed once this many messages are recorded: well inside the run. */
+const KILL_AFTER = 1_000;
+/** Chunks of 250 customers, 4 run at once by an instance: 20 chunks a run. */
+const CHUNK_SIZE = 250;
+const CONCURRENCY = 4;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** Runs one query on the database the server used, once the server has stopped. */
+/** Runs one query on the database the servers use (on PGlite, once the server has stopped). */
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** Where a server keeps its data: the env that points it there, and a way to read it directly. */
@@ -80,96 +86,162 @@ async function importCustomers(call: ReturnType<typeof jsonCaller>, uuid: string
   return created;
 }
 
-// The two databases run side by side: most of each run is waiting on its database and its channel.
-describe.concurrent.each(['postgres', 'pglite'] as const)('a campaign run on %s, its server killed with SIGKILL mid-run and started again', (database) => {
-  const skip = database === 'postgres' && !process.env.DATABASE_URL;
-  it.skipIf(skip)(
-    `completes, with exactly one message record per customer and no phone number sent twice${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`,
-    async ({ expect }) => {
-      const channel: FakeWhatsApp = await startFakeWhatsApp();
-      cleanups.push(() => channel.close());
-      const db = database === 'postgres' ? await postgresDatabase() : pgliteDatabase();
-      const env = {
-        ...db.env,
-        ADMIN_TOKEN,
-        DEMO_COMPANY: '0',
-        RATE_LIMIT_PER_MINUTE: '0',
-        SCHEDULER_INTERVAL_MS: '100',
-        CHANNEL: 'whatsapp',
-        WHATSAPP_API_URL: channel.url,
-        WHATSAPP_ACCESS_TOKEN: 'EAAG-crash-test',
-        WHATSAPP_PHONE_NUMBER_ID: '1234567890',
-      };
-      let server: ServerProcess = await startServerProcess(env);
-      cleanups.push(() => server.stop('SIGKILL'));
-      let call = jsonCaller(server.url);
+/** One crash: where the data is, the channel the run goes through, and how many instances run it. */
+interface Case {
+  database: 'postgres' | 'pglite';
+  channel: 'whatsapp' | 'simulated';
+}
 
-      // ---- a company with 5,000 customers, a template, and a campaign due now ----
-      const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Crash', company_id: 'CRASH' });
-      const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
-      expect(await importCustomers(call, company.uuid)).toBe(CUSTOMERS);
-      await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'welcome', phone_number: '6363978748', wam_id: 'wam-crash' });
-      const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
-        name: 'everyone',
-        schedule_type: 'once',
-        schedule: new Date().toISOString(),
-        template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
-      });
+const cases: Case[] = [
+  { database: 'postgres', channel: 'whatsapp' },
+  { database: 'postgres', channel: 'simulated' },
+  { database: 'pglite', channel: 'whatsapp' },
+  { database: 'pglite', channel: 'simulated' },
+];
 
-      // ---- killed in the middle of the run ----
-      await vi.waitFor(() => expect(channel.received.length).toBeGreaterThanOrEqual(KILL_AFTER), { timeout: 60_000, interval: 20 });
-      expect(await server.stop('SIGKILL')).toBe(null);
-      const receivedBeforeKill = channel.received.length;
-      expect(receivedBeforeKill).toBeLessThan(CUSTOMERS);
+// The runs go side by side: most of each is waiting on its database and its channel.
+describe.concurrent.each(cases)(
+  'a campaign run on $database through the $channel channel, an instance killed with SIGKILL mid-run',
+  ({ database, channel: channelName }) => {
+    const skip = database === 'postgres' && !process.env.DATABASE_URL;
+    const instances = database === 'postgres' ? 'one of two instances killed, the other takes its chunks over' : 'its one instance killed and started again';
+    it.skipIf(skip)(
+      `completes (${instances}), with one message record per customer, no phone number sent twice, and ${channelName === 'whatsapp' ? 'at most a message a chunk in flight' : 'no message'} failed as interrupted${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`,
+      async ({ expect }) => {
+        const channel: FakeWhatsApp = await startFakeWhatsApp();
+        cleanups.push(() => channel.close());
+        const db = database === 'postgres' ? await postgresDatabase() : pgliteDatabase();
+        const env = {
+          ...db.env,
+          ADMIN_TOKEN,
+          DEMO_COMPANY: '0',
+          RATE_LIMIT_PER_MINUTE: '0',
+          SCHEDULER_INTERVAL_MS: '100',
+          CAMPAIGN_CHUNK_SIZE: String(CHUNK_SIZE),
+          CAMPAIGN_CHUNK_CONCURRENCY: String(CONCURRENCY),
+          LEASE_MS: '2000',
+          ...(channelName === 'whatsapp'
+            ? { CHANNEL: 'whatsapp', WHATSAPP_API_URL: channel.url, WHATSAPP_ACCESS_TOKEN: 'EAAG-crash-test', WHATSAPP_PHONE_NUMBER_ID: '1234567890' }
+            : // Nothing fails of itself; each send takes a second, so the run is under way long enough to be killed.
+              { CHANNEL: 'simulated', SIMULATED_FAILURE_RATE: '0', SIMULATED_LATENCY_MS: '1000' }),
+        };
+        const start = async () => {
+          const server = await startServerProcess(env);
+          cleanups.push(() => server.stop('SIGKILL'));
+          return server;
+        };
+        const first = await start();
+        const call = jsonCaller(first.url);
 
-      // ---- started again on the same database, it finishes the run ----
-      server = await startServerProcess(env);
-      call = jsonCaller(server.url);
-      const getCampaign = async () => (await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data;
-      await vi.waitFor(async () => expect((await getCampaign()).status).toBe('completed'), { timeout: 150_000, interval: 250 });
-      expect(channel.received.length).toBeGreaterThan(receivedBeforeKill);
+        // ---- a company with 5,000 customers, a template, and a campaign due now ----
+        const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Crash', company_id: 'CRASH' });
+        const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+        expect(await importCustomers(call, company.uuid)).toBe(CUSTOMERS);
+        await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'welcome', phone_number: '6363978748', wam_id: 'wam-crash' });
+        const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+          name: 'everyone',
+          schedule_type: 'once',
+          schedule: new Date().toISOString(),
+          template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+        });
+        const recorded = async (via: ServerProcess) =>
+          (await jsonCaller(via.url)('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token)).data.messages.total as number;
 
-      // ---- the channel: no phone number twice ----
-      expect(channel.duplicates()).toEqual(new Map());
+        // ---- on PostgreSQL, a second instance joins once the first runs chunks of its own ----
+        let tokenOfFirst: string | undefined;
+        let survivor: ServerProcess | undefined;
+        if (database === 'postgres') {
+          await vi.waitFor(
+            async () => {
+              const rows = await db.query('SELECT DISTINCT claim_token FROM campaign_chunks WHERE claim_token IS NOT NULL');
+              expect(rows).toHaveLength(1);
+              tokenOfFirst = rows[0]?.claim_token as string;
+            },
+            { timeout: 60_000, interval: 20 },
+          );
+          survivor = await start();
+        }
 
-      // ---- the public API: one run, one message per customer ----
-      const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
-      expect(report.customers.total).toBe(CUSTOMERS);
-      expect(report.messages.total).toBe(CUSTOMERS);
-      expect(report.messages.sent + report.messages.failed).toBe(CUSTOMERS);
-      expect(report.campaigns_detail).toEqual([
-        expect.objectContaining({ id: campaign.id, status: 'completed', runs: 1, messages: expect.objectContaining({ total: CUSTOMERS }) }),
-      ]);
+        // ---- the first instance killed in the middle of the run ----
+        let recordedAtKill = 0;
+        await vi.waitFor(
+          async () => {
+            recordedAtKill = await recorded(survivor ?? first);
+            expect(recordedAtKill).toBeGreaterThanOrEqual(KILL_AFTER);
+          },
+          { timeout: 60_000, interval: 20 },
+        );
+        const heldAtKill = tokenOfFirst ? await db.query('SELECT id FROM campaign_chunks WHERE claim_token = $1 AND NOT done', [tokenOfFirst]) : [];
+        expect(await first.stop('SIGKILL')).toBe(null);
+        const receivedBeforeKill = channel.received.length;
+        expect(recordedAtKill).toBeLessThan(CUSTOMERS);
+        const last = survivor ?? (await start());
 
-      // ---- the database itself, read once the server has stopped ----
-      expect(await server.stop()).toBe(0);
-      const [counts] = await db.query(
-        `SELECT count(*)::int AS messages, count(DISTINCT customer_id)::int AS customers,
-                count(*) FILTER (WHERE status = 'pending')::int AS pending, count(DISTINCT run_key)::int AS runs
+        // ---- the survivor, or the first started again, finishes the run ----
+        const callLast = jsonCaller(last.url);
+        const getCampaign = async () => (await callLast('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data;
+        await vi.waitFor(async () => expect((await getCampaign()).status).toBe('completed'), { timeout: 150_000, interval: 250 });
+        if (channelName === 'whatsapp') expect(channel.received.length).toBeGreaterThan(receivedBeforeKill);
+
+        // ---- the channel: no phone number twice ----
+        expect(channel.duplicates()).toEqual(new Map());
+
+        // ---- the public API: one run, one message per customer ----
+        const { data: report } = await callLast('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
+        expect(report.customers.total).toBe(CUSTOMERS);
+        expect(report.messages.total).toBe(CUSTOMERS);
+        expect(report.messages.sent + report.messages.failed).toBe(CUSTOMERS);
+        expect(report.campaigns_detail).toEqual([
+          expect.objectContaining({ id: campaign.id, status: 'completed', runs: 1, messages: expect.objectContaining({ total: CUSTOMERS }) }),
+        ]);
+
+        // ---- the database itself, read once every server has stopped ----
+        expect(await last.stop()).toBe(0);
+        const [counts] = await db.query(
+          `SELECT count(*)::int AS messages, count(DISTINCT customer_id)::int AS customers,
+                count(*) FILTER (WHERE status IN ('pending', 'sending'))::int AS unanswered, count(DISTINCT run_key)::int AS runs
            FROM messages WHERE campaign_id = $1`,
-        [campaign.id],
-      );
-      expect(counts).toEqual({ messages: CUSTOMERS, customers: CUSTOMERS, pending: 0, runs: 1 });
-      const [unmessaged] = await db.query(
-        `SELECT count(*)::int AS n FROM customers c
+          [campaign.id],
+        );
+        expect(counts).toEqual({ messages: CUSTOMERS, customers: CUSTOMERS, unanswered: 0, runs: 1 });
+        const [unmessaged] = await db.query(
+          `SELECT count(*)::int AS n FROM customers c
           WHERE c.company_uuid = $1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.customer_id = c.id AND m.campaign_id = $2)`,
-        [company.uuid, campaign.id],
-      );
-      expect(unmessaged).toEqual({ n: 0 });
+          [company.uuid, campaign.id],
+        );
+        expect(unmessaged).toEqual({ n: 0 });
+        const [chunks] = await db.query('SELECT count(*)::int AS n, count(*) FILTER (WHERE done)::int AS done FROM campaign_chunks WHERE campaign_id = $1', [
+          campaign.id,
+        ]);
+        expect(chunks).toEqual({ n: CUSTOMERS / CHUNK_SIZE, done: CUSTOMERS / CHUNK_SIZE });
 
-      // Every message recorded as sent reached the channel. The one in flight at the kill (recorded,
-      // no answer yet) is recorded as failed, interrupted, whether or not it reached the channel, and
-      // is not sent again; the run sends one message at a time, so there is at most one.
-      const rows = await db.query('SELECT phone_number, status, error FROM messages WHERE campaign_id = $1', [campaign.id]);
-      const reached = new Set(channel.received.map((m) => `+${m.to}`));
-      const sent = rows.filter((r) => r.status === 'sent');
-      const failed = rows.filter((r) => r.status === 'failed');
-      expect(sent.filter((r) => !reached.has(r.phone_number as string))).toEqual([]);
-      expect(failed.length).toBeLessThanOrEqual(1);
-      for (const r of failed) expect(r.error).toMatch(/^interrupted/);
-      expect(report.messages.failed).toBe(failed.length);
-      expect(channel.received.length).toBe(sent.length + failed.filter((r) => reached.has(r.phone_number as string)).length);
-    },
-    240_000,
-  );
-});
+        // ---- who took over: the chunks the killed instance held were finished by another ----
+        if (database === 'postgres') {
+          expect(heldAtKill.length).toBeGreaterThan(0);
+          const after = await db.query('SELECT id, claim_token FROM campaign_chunks WHERE id = ANY($1)', [heldAtKill.map((r) => r.id)]);
+          expect(after.filter((r) => r.claim_token === tokenOfFirst)).toEqual([]);
+        }
+
+        // ---- the crash rule ----
+        // A message the WhatsApp channel had in flight at the kill (marked sending, no answer yet) is
+        // failed, interrupted, whether or not it reached the provider, and not sent again: at most one a
+        // chunk the killed instance ran. The simulated channel hands nothing outside the process: every
+        // message it had recorded is sent after the take-over, none failed.
+        const rows = await db.query('SELECT phone_number, status, error FROM messages WHERE campaign_id = $1', [campaign.id]);
+        const failed = rows.filter((r) => r.status === 'failed');
+        for (const r of failed) expect(r.error).toMatch(/^interrupted/);
+        expect(report.messages.failed).toBe(failed.length);
+        if (channelName === 'simulated') {
+          expect(failed).toEqual([]);
+        } else {
+          expect(failed.length).toBeLessThanOrEqual(CONCURRENCY);
+          const reached = new Set(channel.received.map((m) => `+${m.to}`));
+          const sent = rows.filter((r) => r.status !== 'failed');
+          expect(sent.filter((r) => !reached.has(r.phone_number as string))).toEqual([]);
+          expect(channel.received.length).toBe(sent.length + failed.filter((r) => reached.has(r.phone_number as string)).length);
+        }
+      },
+      240_000,
+    );
+  },
+);

@@ -8,7 +8,7 @@ import { createOpenApiDocument } from '@engagekit/contract/document';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { createManualClock } from '../../runtime/src/clock.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
-import type { Store } from '../../runtime/src/store/types.ts';
+import { type Store, StoreUnavailableError } from '../../runtime/src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
@@ -26,29 +26,39 @@ const listed = (op: OperationSpec, method: HttpMethod) => Object.keys(documented
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 const UNKNOWN_ID = 'no_such_id';
 
-/** A store whose `finishIdempotent` waits while `hold` is set: a request with an Idempotency-Key stays "still running". */
+/**
+ * A store whose `beginIdempotent`, once `hold` is set, keeps the request that claimed a key waiting
+ * (the next call goes through): a request with an Idempotency-Key stays "still running".
+ */
 function holdingStore(store: Store) {
   const gate = { hold: null as Promise<void> | null, reached: () => {} };
   const held = new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
-      if (key !== 'finishIdempotent' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+      if (key !== 'beginIdempotent' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
       return async (...args: unknown[]) => {
-        if (gate.hold) {
+        const begun = await value.apply(target, args);
+        const hold = gate.hold;
+        if (hold) {
+          gate.hold = null;
           gate.reached();
-          await gate.hold;
+          await hold;
         }
-        return value.apply(target, args);
+        return begun;
       };
     },
   });
   return { store: held, gate };
 }
 
-/** A store every method of which fails, as a database that went away does. */
-const failingStore = new Proxy({} as Store, {
-  get: (_t, key) => (key === 'then' ? undefined : () => Promise.reject(new Error('the database went away'))),
-});
+/** A store every method of which fails with `error`. */
+const failingWith = (error: () => Error) =>
+  new Proxy({} as Store, {
+    get: (_t, key) => (key === 'then' ? undefined : () => Promise.reject(error())),
+  });
+/** A store that fails as a broken database does (500), and one that says it is unavailable (503). */
+const failingStore = failingWith(() => new Error('the database went away'));
+const unavailableStore = failingWith(() => new StoreUnavailableError('the database refuses connections'));
 
 describe('every documented status, provoked', () => {
   let w: Awaited<ReturnType<typeof world>>;
@@ -59,6 +69,7 @@ describe('every documented status, provoked', () => {
     const main = await inProcessApp({ store, config: { webhookAllowPrivate: true } });
     const limited = await inProcessApp({ store, config: { webhookAllowPrivate: true, rateLimitPerMinute: 1 } });
     const failing = await inProcessApp({ store: failingStore });
+    const unavailable = await inProcessApp({ store: unavailableStore });
     // Health survives a failing database (503): its fault is the server's clock failing.
     const brokenClock = {
       now: () => {
@@ -99,6 +110,7 @@ describe('every documented status, provoked', () => {
       main,
       limited,
       failing,
+      unavailable,
       failingClock,
       gate,
       admin,
@@ -190,7 +202,10 @@ describe('every documented status, provoked', () => {
   }
 
   /** Requests that each must answer `status`. */
-  async function provoke(op: OperationSpec, status: number): Promise<{ app?: 'main' | 'failing' | 'failingClock' | 'limited'; calls: Call[]; note: string }> {
+  async function provoke(
+    op: OperationSpec,
+    status: number,
+  ): Promise<{ app?: 'main' | 'failing' | 'unavailable' | 'failingClock' | 'limited'; calls: Call[]; note: string }> {
     const call = await valid(op);
     const { a, b } = w;
     switch (status) {
@@ -241,7 +256,7 @@ describe('every documented status, provoked', () => {
           ? { app: 'failingClock', calls: [call], note: 'the clock fails' }
           : { app: 'failing', calls: [call], note: 'the database fails' };
       case 503:
-        return { app: 'failing', calls: [call], note: 'the database fails' };
+        return { app: 'unavailable', calls: [call], note: 'the database is unavailable' };
     }
     return { calls: [], note: `no way to provoke ${status}` };
   }

@@ -10,13 +10,14 @@ import { HttpError } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { requestIdOf } from './http/request-id.ts';
 import { createRandomIds, type IdGenerator } from './ids.ts';
+import { createLeases, type Leases } from './leases.ts';
 import { adminHandlers } from './routes/admin.ts';
 import { agencyHandlers } from './routes/agency.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import type { Store, WriteContext } from './store/types.ts';
+import { isStoreUnavailable, type Store, type WriteContext } from './store/types.ts';
 
 /** Ids and the time for a request's store writes; the time is formatted only when a write asks for it. */
 class RequestWrite implements WriteContext {
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps) {
   let ids = deps.ids ?? createRandomIds();
   const logger = deps.logger ?? silentLogger;
   const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash);
+  let leases = deps.leases ?? createLeases({ store: deps.store, clock });
   const limiter = createRateLimiter(deps.config.rateLimitPerMinute);
   // Routes match the path without an agency path's `/{uuid}` prefix; the validate step reads the prefix itself.
   const app = new Hono<Env>({ getPath: (request) => splitAgencyPrefix(getPath(request)).path });
@@ -66,6 +68,7 @@ export function createApp(deps: AppDeps) {
       tokens,
       logger,
       resolveHost: deps.resolveHost,
+      leases,
       company,
       requestId: requestIdOf(request, ids),
       now,
@@ -116,6 +119,12 @@ export function createApp(deps: AppDeps) {
   app.onError((err, c) => {
     const requestId = c.get('requestId') ?? requestIdOf(c.req.raw, ids);
     if (err instanceof HttpError) return errorAnswer(err, requestId, respond);
+    if (isStoreUnavailable(err)) {
+      logger.warn({ err, requestId }, 'the database is unavailable');
+      const retryAfter = String(err.retryAfterS);
+      const message = `Service unavailable: the database is unavailable; retry in ${retryAfter} s`;
+      return errorAnswer(new HttpError(503, message, { code: 'database_unavailable', headers: { 'retry-after': retryAfter } }), requestId, respond);
+    }
     logger.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, 'unhandled error');
     return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId, respond);
   });
@@ -126,9 +135,10 @@ export function createApp(deps: AppDeps) {
      * the router again. The mock's `reset()` and `restore()` do this before every test (benchmark row
      * `mock.partner-suite`: a fresh app cost each test case more than its three calls).
      */
-    useStore(next: Store, nextIds: IdGenerator): void {
+    useStore(next: Store, nextIds: IdGenerator, nextLeases?: Leases): void {
       store = next;
       ids = nextIds;
+      if (nextLeases) leases = nextLeases;
       company = createCompanyCache(next, nowMs);
       limiter.clear();
     },

@@ -3,6 +3,7 @@ import type { Clock } from './clock.ts';
 import type { Respond } from './http/answer.ts';
 import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
+import type { Leases } from './leases.ts';
 import type { Env as AppEnv } from './routes/register.ts';
 import type { CompanyRecord, Store, WriteContext } from './store/types.ts';
 
@@ -55,6 +56,11 @@ export interface AppDeps {
   logger?: Logger;
   resolveHost?: HostResolver;
   /**
+   * The instance's leases, under which the idempotency keys of requests it answers are held (renewed
+   * while it runs). Default: leases of the app's own, not renewed (a key's lease then lasts 10 s).
+   */
+  leases?: Leases;
+  /**
    * Pages served beside the API (the reference server's /docs and /settings): registers them on the
    * app, each behind `pageHeaders` (the request id and CORS headers; left out of `onAnswered`).
    */
@@ -72,6 +78,7 @@ export interface RequestContext {
   tokens: TokenService;
   logger: Logger;
   resolveHost: HostResolver | undefined;
+  leases: Leases;
   requestId: string;
   now: Date;
   /** A company by uuid, in any case (`canonicalUuid`), through a short-lived cache (companies never change once created). */

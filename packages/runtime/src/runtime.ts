@@ -2,9 +2,10 @@ import { type App, createApp } from './app.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 import { systemClock } from './clock.ts';
 import { type AppDeps, silentLogger } from './context.ts';
-import { nextCampaignDue } from './domain/campaigns.ts';
+import { nextCampaignDue } from './domain/campaign-runs.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './domain/channel.ts';
 import { createRandomIds } from './ids.ts';
+import { createLeases } from './leases.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 
 /** What the runtime is made of; every part but the store and the app's config has a default. */
@@ -14,9 +15,11 @@ export interface RuntimeOptions extends AppDeps {
   /** How webhook attempts are sent. Default: the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
   /** The webhook dispatcher's settings (retry schedule, batching...). Private targets follow `config.webhookAllowPrivate`. */
-  webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost'>;
-  /** The campaign scheduler's settings (how often it looks for due campaigns...). */
-  campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids'>;
+  webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost' | 'leases'>;
+  /** The campaign scheduler's settings (how often it looks for due campaigns, chunk size and concurrency). */
+  campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids' | 'leases'>;
+  /** How long an instance's leases last (a dead instance's work is taken over after it). Default 10 s. */
+  leaseMs?: number;
   /**
    * An app made earlier, to answer on this runtime's store and ids (its `useStore`) instead of a new
    * app; it keeps its own config and hooks. The mock keeps one app across its resets this way.
@@ -65,18 +68,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const ids = options.ids ?? createRandomIds();
   const logger = options.logger ?? silentLogger;
   const { store } = options;
-  const app = options.app ?? createApp({ ...options, clock, ids, logger });
-  if (options.app) options.app.useStore(store, ids);
+  // One token for everything this instance claims, renewed while it runs (leases.ts).
+  const leases = createLeases({ store, clock, logger, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
+  const app = options.app ?? createApp({ ...options, clock, ids, logger, leases });
+  if (options.app) options.app.useStore(store, ids, leases);
   const dispatcher = createDispatcher({
     ...options.webhooks,
     store,
     clock,
     logger,
+    leases,
     allowPrivate: options.config.webhookAllowPrivate,
     resolveHost: options.resolveHost,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, channel: options.channel ?? createSimulatedChannel() });
+  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, leases, channel: options.channel ?? createSimulatedChannel() });
   async function runDue() {
     await scheduler.tick();
     await dispatcher.settle();
@@ -91,6 +97,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     dispatcher,
     scheduler,
     async start() {
+      leases.start();
       await dispatcher.start();
       scheduler.start();
     },
@@ -110,6 +117,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     async close(graceMs) {
       await scheduler.stop();
       await dispatcher.stop(graceMs);
+      leases.stop();
       await store.close();
     },
   };

@@ -1,9 +1,10 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { type Logger, silentLogger } from '../context.ts';
-import { claimDueCampaigns, type RunContext, runCampaign } from '../domain/campaigns.ts';
+import { type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
 import type { ChannelAdapter } from '../domain/channel.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
-import type { Store } from '../store/types.ts';
+import { createLeases, type Leases } from '../leases.ts';
+import type { ClaimedChunk, Store } from '../store/types.ts';
 
 /** Options of the campaign scheduler; every one has a default but the store and the channel. */
 export interface SchedulerOptions {
@@ -12,83 +13,79 @@ export interface SchedulerOptions {
   clock?: Clock;
   logger?: Logger;
   ids?: IdGenerator;
-  /** How often due campaigns are looked for (SCHEDULER_INTERVAL_MS). Default 1000. */
+  /** How often due campaigns and chunks are looked for (SCHEDULER_INTERVAL_MS). Default 1000. */
   intervalMs?: number;
-  /**
-   * How long a claim holds before another instance (or this server, restarted after a crash) may resume
-   * the run; renewed every third of it while the run goes. Default 10 s.
-   */
-  leaseMs?: number;
-  /**
-   * Customers read a page at a time. Default 1000: each page is a read that skips the pages before it,
-   * and with a channel that takes a page in flight, two writes (the campaigns.send.rate row).
-   */
-  pageSize?: number;
+  /** The instance's leases, which the chunks it runs are held under. Default: leases of its own (renewed while it runs). */
+  leases?: Leases;
+  /** Customers a chunk of a run (CAMPAIGN_CHUNK_SIZE). Default 1000. */
+  chunkSize?: number;
+  /** Chunks this instance runs at once (CAMPAIGN_CHUNK_CONCURRENCY). Default 4. */
+  concurrency?: number;
 }
 
-/** The scheduler: runs due campaigns, once per due time across every instance on the database. */
+/** The scheduler: starts due campaigns' runs and runs their chunks, shared with every instance on the database. */
 export interface Scheduler {
   start(): void;
-  /** Stops looking for work and waits for the runs in progress to reach a clean point. */
+  /** Stops looking for work; chunks under way hand themselves back at their next slice. */
   stop(): Promise<void>;
-  /** Claims and runs whatever is due now; resolves to the number of runs it finished. */
+  /**
+   * Starts the runs due now and runs chunks (up to `concurrency` at once) until none is left to claim;
+   * resolves to the number of chunks this instance finished.
+   */
   tick(): Promise<number>;
 }
 
 /**
- * Creates the campaign scheduler: it claims due campaigns with a lease (domain/campaigns.ts says which
- * are due and how a run goes) and runs them, so each due time runs once across every instance.
+ * Creates the campaign scheduler. Any instance starts a due campaign's run (planning its chunks); every
+ * instance claims chunks under its lease and runs up to `concurrency` at once, so campaigns due together
+ * start together and one big campaign is sent by every instance (domain/campaign-runs.ts).
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { store, channel } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const ids = options.ids ?? createRandomIds();
   const intervalMs = options.intervalMs ?? 1000;
-  const leaseMs = options.leaseMs ?? 10_000;
-  const claimToken = `sch_${crypto.randomUUID()}`;
-  const lease = () => new Date(clock.now().getTime() + leaseMs);
+  const chunkSize = options.chunkSize ?? 1000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const ownLeases = options.leases === undefined;
+  const leases = options.leases ?? createLeases({ store, clock, logger });
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let stopping = false;
   let current: Promise<unknown> = Promise.resolve();
-  const run: RunContext = {
-    store,
-    channel,
-    clock,
-    ids,
-    logger,
-    claimToken,
-    leaseUntil: () => lease().toISOString(),
-    renewEveryMs: leaseMs / 3,
-    pageSize: options.pageSize ?? 1000,
-    stopping: () => stopping,
-  };
+  const run: RunContext = { store, channel, clock, ids: options.ids ?? createRandomIds(), logger, leases, stopping: () => stopping };
+
+  /** Runs a claimed chunk; a failure leaves it to be taken over when its lease runs out. */
+  async function runOne(chunk: ClaimedChunk): Promise<boolean> {
+    try {
+      const outcome = await runChunk(run, chunk);
+      if (outcome === 'lost') logger.warn({ campaign: chunk.campaign_id, chunk: chunk.id }, 'campaign chunk lost its lease; another instance runs it');
+      return outcome === 'done';
+    } catch (err) {
+      logger.error({ err, campaign: chunk.campaign_id, chunk: chunk.id }, 'campaign chunk failed; it is taken over when its lease runs out');
+      return false;
+    }
+  }
 
   async function tick(): Promise<number> {
     let finished = 0;
+    const active = new Set<Promise<void>>();
     for (;;) {
-      const now = clock.now();
-      const claimed = await claimDueCampaigns(store, { now, leaseUntil: lease(), claimToken, limit: 5 });
-      if (claimed.length === 0) return finished;
-      for (const campaign of claimed) {
-        if (stopping) {
-          await store.finishCampaignRun(
-            campaign.id,
-            claimToken,
-            { status: 'scheduled', next_run_at: campaign.next_run_at, endDate: null },
-            clock.now().toISOString(),
-          );
-          continue;
-        }
-        // One that waited behind a long run in this batch may have lost its lease to another instance meanwhile.
-        if (!(await store.extendCampaignClaim(campaign.id, claimToken, lease().toISOString()))) continue;
-        await runCampaign(run, campaign).catch((err) =>
-          logger.error({ err, campaign: campaign.id }, 'campaign run failed; it is retried when its lease runs out'),
-        );
-        finished++;
+      if (!stopping) await startDueRuns(run, concurrency, chunkSize);
+      const room = stopping ? 0 : concurrency - active.size;
+      const claimed =
+        room > 0 ? await store.claimChunks({ now: clock.now().toISOString(), leaseUntil: leases.until(), claimToken: leases.claimToken, limit: room }) : [];
+      for (const chunk of claimed) {
+        const work: Promise<void> = runOne(chunk).then((done) => {
+          if (done) finished++;
+          active.delete(work);
+        });
+        active.add(work);
       }
+      if (active.size === 0) return finished;
+      // A chunk that ends makes room for the next (or for a run that fell due meanwhile).
+      await Promise.race(active);
     }
   }
 
@@ -106,6 +103,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     start() {
       if (running) return;
       running = true;
+      stopping = false;
+      if (ownLeases) leases.start();
       schedule();
     },
     async stop() {
@@ -113,6 +112,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       stopping = true;
       if (timer) clearTimeout(timer);
       await current;
+      if (ownLeases) leases.stop();
     },
     tick,
   };

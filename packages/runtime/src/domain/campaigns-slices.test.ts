@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slices } from './campaigns.ts';
+import { slices } from './campaign-runs.ts';
 
 describe('slices', () => {
   it('cuts a list into consecutive slices of the size given, the last one shorter', () => {

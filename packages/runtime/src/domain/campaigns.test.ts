@@ -2,16 +2,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CampaignWorld, describeCampaignScenarios } from '../../test/campaign-scenarios.ts';
 import { forEveryStore } from '../../test/every-store.ts';
-import { recordingChannel } from '../../test/recording-channel.ts';
+import { recordingChannel, togetherChannel } from '../../test/recording-channel.ts';
 import { createScheduler } from '../campaigns/scheduler.ts';
 import { createManualClock } from '../clock.ts';
 import { createSeededIds } from '../ids.ts';
+import { createLeases } from '../leases.ts';
 import { createRuntime } from '../runtime.ts';
 import type { CampaignRecord, CompanyRecord, Store } from '../store/types.ts';
 import { createCampaign } from './campaigns.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './channel.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport } from './reports.ts';
+
+/** Every message of the campaign's first run (2026-01-05T09:00), to each of the company's customers. */
+async function allRunMessages(store: Store, companyUuid: string, campaignId: string) {
+  const customers = (await store.listCustomers(companyUuid, { page: 1, limit: 100 })).items.map((c) => c.id);
+  return store.listRunMessages(campaignId, '2026-01-05T09:00:00.000Z', customers);
+}
 
 /** A campaign's message totals, as the report reads them. */
 async function totalsOf(store: Store, campaign: CampaignRecord) {
@@ -73,10 +80,11 @@ forEveryStore((kind, makeStore) => {
     it('runs a once campaign at its time: one message per customer, rendered, then completed', async () => {
       const { store, clock, ids, company, campaign } = await fixture(5);
       const channel = recordingChannel();
-      const scheduler = createScheduler({ store, channel, clock, ids, pageSize: 2 });
+      const scheduler = createScheduler({ store, channel, clock, ids, chunkSize: 2 });
       expect(await scheduler.tick()).toBe(0);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
-      expect(await scheduler.tick()).toBe(1);
+      // Three chunks: two customers, two, and the last one.
+      expect(await scheduler.tick()).toBe(3);
       expect(channel.sent.map((m) => m.template.body[0]).sort()).toEqual(['C0', 'C1', 'C2', 'C3', 'C4']);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed', next_run_at: null, endDate: '2026-01-05' });
       expect(await store.messageTotals(company.uuid)).toEqual({ total: 5, sent: 5, delivered: expect.any(Number), read: expect.any(Number), failed: 0 });
@@ -115,43 +123,68 @@ forEveryStore((kind, makeStore) => {
       expect((await store.messageTotals(company.uuid)).total).toBe(20);
     });
 
-    it('keeps its claim through a page of slow sends longer than the lease, so no other runner takes the run over', async () => {
+    it('keeps its chunk through slow sends longer than a lease while its leases are renewed, so no other runner takes it over', async () => {
       const { store, clock, ids, company, campaign } = await fixture(8);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
       const other = createScheduler({ store, channel: recordingChannel(), clock, ids });
       const inner = recordingChannel();
+      const leases = createLeases({ store, clock });
       const takenOver: number[] = [];
       const slow: ChannelAdapter = {
         name: 'slow',
         async send(m) {
-          clock.advance(4_000); // each answer takes 4 s: the page of 8 takes 32 s, past the 10 s lease
+          clock.advance(4_000); // each answer takes 4 s: the chunk of 8 takes 32 s, past the 10 s lease
+          await store.renewLeases(leases.claimToken, leases.until()); // what the instance's lease timer does meanwhile
           takenOver.push(await other.tick());
           return inner.send(m);
         },
       };
-      expect(await createScheduler({ store, channel: slow, clock, ids }).tick()).toBe(1);
+      expect(await createScheduler({ store, channel: slow, clock, ids, leases }).tick()).toBe(1);
       expect(takenOver).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
       expect(inner.sent).toHaveLength(8);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
 
-    it('resumes a run whose runner died, messaging nobody twice', async () => {
+    it('takes over the chunk of a runner that died once its lease runs out: its message in a provider’s hands is marked failed, nobody is messaged twice', async () => {
       const { store, clock, ids, company, campaign } = await fixture(8);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
-      const dying = recordingChannel(4); // hangs forever on its 4th send: a crash mid-run
-      void createScheduler({ store, channel: dying, clock, ids, leaseMs: 30_000, pageSize: 3 }).tick();
+      const dying = recordingChannel(4); // hangs forever on its 4th send: a crash mid-run, in the second chunk
+      void createScheduler({ store, channel: dying, clock, ids, leases: createLeases({ store, clock, leaseMs: 30_000 }), chunkSize: 3, concurrency: 1 }).tick();
       await dying.hung;
       const second = recordingChannel();
-      const other = createScheduler({ store, channel: second, clock, ids, leaseMs: 30_000 });
-      expect(await other.tick()).toBe(0); // the lease still holds
+      const other = createScheduler({ store, channel: second, clock, ids, leases: createLeases({ store, clock, leaseMs: 30_000 }) });
+      expect(await other.tick()).toBe(1); // the third chunk, which nobody held; the second's lease still holds
       clock.advance(31_000);
       expect(await other.tick()).toBe(1);
       const phones = [...dying.sent, ...second.sent].map((m) => m.to);
       expect(new Set(phones).size).toBe(phones.length);
       expect(second.sent).toHaveLength(4);
-      const run = await store.listRunMessages(campaign.id, '2026-01-05T09:00:00.000Z');
+      const run = await allRunMessages(store, company.uuid, campaign.id);
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed')).toEqual([expect.objectContaining({ error: expect.stringContaining('interrupted') })]);
+      expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('sends what a runner that died had recorded when its channel reaches nobody outside the process: no message is interrupted', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(8);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const dying = recordingChannel(5, Number.POSITIVE_INFINITY, false); // in-process: the chunk in flight had left nothing
+      void createScheduler({ store, channel: dying, clock, ids, leases: createLeases({ store, clock, leaseMs: 30_000 }), chunkSize: 3, concurrency: 1 }).tick();
+      await dying.hung;
+      clock.advance(31_000);
+      const second = recordingChannel(undefined, Number.POSITIVE_INFINITY, false);
+      expect(await createScheduler({ store, channel: second, clock, ids }).tick()).toBe(2);
+      const run = await allRunMessages(store, company.uuid, campaign.id);
+      expect(run).toHaveLength(8);
+      expect(run.filter((m) => m.status === 'failed')).toEqual([]);
+      // The second chunk's three, recorded before the crash, are sent after it; the third chunk's two.
+      expect(second.sent.map((m) => m.to).sort()).toEqual(
+        [...dying.sent.slice(3), ...second.sent]
+          .map((m) => m.to)
+          .slice(-5)
+          .sort(),
+      );
+      expect(await store.messageTotals(company.uuid)).toMatchObject({ total: 8, sent: 8, failed: 0 });
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
 
@@ -159,26 +192,26 @@ forEveryStore((kind, makeStore) => {
       const { store, clock, ids, company, campaign } = await fixture(7);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
       const channel = recordingChannel(undefined, Number.POSITIVE_INFINITY);
-      expect(await createScheduler({ store, channel, clock, ids, pageSize: 3 }).tick()).toBe(1);
+      expect(await createScheduler({ store, channel, clock, ids, chunkSize: 3 }).tick()).toBe(3);
       expect(channel.sent.map((m) => m.template.body[0]).sort()).toEqual(['C0', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
       expect(await store.messageTotals(company.uuid)).toMatchObject({ total: 7, sent: 7, failed: 0 });
       expect(await totalsOf(store, campaign)).toMatchObject({ total: 7, sent: 7, runs: 1 });
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
 
-    it('resumes a run of a many-in-flight channel: the slice left without answers is marked failed, and nobody is messaged twice', async () => {
+    it('takes over a many-in-flight chunk of a provider’s channel: the slice left without answers is marked failed, nobody is messaged twice', async () => {
       const { store, clock, ids, company, campaign } = await fixture(8);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
-      const dying = recordingChannel(5, Number.POSITIVE_INFINITY); // the second page (customers 4 to 6) never gets all its answers
-      void createScheduler({ store, channel: dying, clock, ids, leaseMs: 30_000, pageSize: 3 }).tick();
+      const dying = recordingChannel(5, Number.POSITIVE_INFINITY); // the second chunk (customers 4 to 6) never gets all its answers
+      void createScheduler({ store, channel: dying, clock, ids, leases: createLeases({ store, clock, leaseMs: 30_000 }), chunkSize: 3, concurrency: 1 }).tick();
       await dying.hung;
       clock.advance(31_000);
       const second = recordingChannel();
-      expect(await createScheduler({ store, channel: second, clock, ids, leaseMs: 30_000 }).tick()).toBe(1);
+      expect(await createScheduler({ store, channel: second, clock, ids }).tick()).toBe(2);
       const phones = [...dying.sent, ...second.sent].map((m) => m.to);
       expect(new Set(phones).size).toBe(phones.length);
       expect(second.sent).toHaveLength(2);
-      const run = await store.listRunMessages(campaign.id, '2026-01-05T09:00:00.000Z');
+      const run = await allRunMessages(store, company.uuid, campaign.id);
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed').map((m) => m.error)).toEqual(Array(3).fill(expect.stringContaining('interrupted')));
       expect(await store.messageTotals(company.uuid)).toMatchObject({ total: 8, sent: 5, failed: 3 });
@@ -188,13 +221,39 @@ forEveryStore((kind, makeStore) => {
       const { store, clock, ids, company, campaign } = await fixture(6);
       clock.set(new Date('2026-01-05T09:00:00.000Z'));
       const dying = recordingChannel(4);
-      void createScheduler({ store, channel: dying, clock, ids, leaseMs: 30_000, pageSize: 3 }).tick();
+      void createScheduler({ store, channel: dying, clock, ids, leases: createLeases({ store, clock, leaseMs: 30_000 }), chunkSize: 3, concurrency: 1 }).tick();
       await dying.hung;
       clock.advance(31_000);
-      await createScheduler({ store, channel: createSimulatedChannel({ failureRate: 1 }), clock, ids, leaseMs: 30_000 }).tick();
-      const run = await store.listRunMessages(campaign.id, '2026-01-05T09:00:00.000Z');
+      await createScheduler({ store, channel: createSimulatedChannel({ failureRate: 1 }), clock, ids }).tick();
+      const run = await allRunMessages(store, company.uuid, campaign.id);
       expect(run.filter((m) => m.status !== 'failed')).toHaveLength(3);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
+    });
+
+    it('shares one big run between two schedulers, each running chunks of it', async () => {
+      const { store, clock, ids, company } = await fixture(12);
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const a = recordingChannel();
+      const b = recordingChannel();
+      // The run planned first: a scheduler that finds no chunk to claim ends its tick, and the two start together.
+      await store.startDueRuns({ now: clock.now().toISOString(), limit: 1, chunkSize: 2, newId: ids.newId });
+      const tick = (channel: ChannelAdapter) => createScheduler({ store, channel, clock, ids, chunkSize: 2, concurrency: 1 }).tick();
+      await Promise.all([tick(a), tick(b)]);
+      expect(a.sent.length).toBeGreaterThan(0);
+      expect(b.sent.length).toBeGreaterThan(0);
+      expect(new Set([...a.sent, ...b.sent].map((m) => m.to)).size).toBe(12);
+      expect((await store.messageTotals(company.uuid)).total).toBe(12);
+    });
+
+    it('starts campaigns due together together: the first chunk of each before the second of any', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(6);
+      const other = await store.createCampaign({ ...campaign, id: ids.newId('cmp'), name: 'second', status: 'scheduled' });
+      clock.set(new Date('2026-01-05T09:00:00.000Z'));
+      const channel = togetherChannel(2);
+      await createScheduler({ store, channel, clock, ids, chunkSize: 2, concurrency: 2 }).tick();
+      // Two chunks at once: one of each campaign, their messages in flight together.
+      expect(channel.together()).toBe(true);
+      expect(await store.getCampaign(company.uuid, other.id)).toMatchObject({ status: 'completed' });
     });
   });
 });

@@ -25,12 +25,19 @@ export interface ChannelAdapter {
   readonly name: string;
   /**
    * How many messages a campaign run may have recorded and not yet answered at once: it records that
-   * many in one write, sends them together, and records their outcomes in one write. A run that stops
-   * midway (a crash) marks those left without an answer failed, rather than send them twice, so a
-   * channel that reaches people keeps this at 1 (the default). The simulated channel, which reaches
-   * nobody, takes a whole page at a time.
+   * many in one write, sends them together, and records their outcomes in one write. A channel that
+   * reaches people keeps this at 1 (the default), so a crash leaves at most one message in flight.
+   * The simulated channel, which reaches nobody, takes a whole chunk at a time.
    */
   readonly inFlight?: number;
+  /**
+   * Whether `send` hands a message to a provider outside this process, which may reach a person
+   * before the answer comes back (default true). Such a message is marked `sending` first; a run taken
+   * over after a crash marks it failed (interrupted) rather than send it twice, and sends every message
+   * that was recorded but never handed over. A channel that reaches nobody (the simulated one) says
+   * false: after a crash its unanswered messages are simply sent.
+   */
+  readonly external?: boolean;
   send(message: OutboundMessage): Promise<SendResult>;
 }
 
@@ -47,16 +54,19 @@ function unitHash(s: string): number {
 /**
  * A channel that sends nothing and answers deterministically from the message key: `failureRate` of
  * messages fail; of the rest, 60% are read, 25% delivered and 15% only sent. The same key always
- * gets the same outcome.
+ * gets the same outcome. `latencyMs` makes each send take that long, as a provider's answer would.
  */
-export function createSimulatedChannel(opts: { failureRate?: number } = {}): ChannelAdapter {
+export function createSimulatedChannel(opts: { failureRate?: number; latencyMs?: number } = {}): ChannelAdapter {
   const failureRate = opts.failureRate ?? 0.05;
+  const latencyMs = opts.latencyMs ?? 0;
   return {
     name: 'simulated',
     // It reaches nobody: a run records a page of its messages per write (the campaigns.send.rate row;
     // one message per write is two commits a message, ~70 messages/s on a disk that takes 7 ms a commit).
     inFlight: Number.POSITIVE_INFINITY,
+    external: false,
     async send(message) {
+      if (latencyMs > 0) await new Promise((ok) => setTimeout(ok, latencyMs));
       const u = unitHash(message.key);
       const id = `sim_${Math.floor(u * 2 ** 32).toString(36)}`;
       if (u < failureRate) return { status: 'failed', providerMessageId: null, error: 'simulated failure: the number is not on WhatsApp' };

@@ -32,10 +32,10 @@ export function listCompanies(store: Store, page: PageRequest): Promise<Page<Com
   return store.listCompanies(page);
 }
 
-/** Whether the store answers a read (what health reports as the database's state). */
+/** Whether the database answers (what health reports as its state), asked ahead of the reads waiting for it. */
 export async function storeAnswers(store: Store): Promise<boolean> {
   try {
-    await store.getSetting('health');
+    await store.ping();
     return true;
   } catch {
     return false;

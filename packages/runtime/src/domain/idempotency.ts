@@ -13,12 +13,17 @@ export interface Answer {
   body: unknown;
 }
 
-/** One request under a key: who sent it (`scope`: a company, the admin, or public), the key, and a hash of the request. */
+/**
+ * One request under a key: who sent it (`scope`: a company, the admin, or public), the key, a hash of
+ * the request, and the lease the instance answering it holds the key under.
+ */
 export interface IdempotentRequest {
   scope: string;
   key: string;
   requestHash: string;
   now: string;
+  claimToken: string;
+  leaseUntil: string;
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -33,17 +38,24 @@ export function checkIdempotencyKey(key: string): void {
 
 /**
  * Runs `execute` once for the key: a retry of the same request answers as the first did (`replayed`).
- * The answer of a client error is kept as the request's answer; any other failure forgets the key, so
- * a retry runs the request again. `toBody` gives the body a client error answers with.
+ * `execute` gets the store of a transaction, in which the key's answer is stored too: the request's
+ * writes and its answer land together, so a request that committed replays its answer and one that did
+ * not (its instance died) runs again once the key's lease runs out. The answer of a client error is
+ * kept as the request's answer; any other failure forgets the key. `toBody` gives the body a client
+ * error answers with.
  */
 export async function runIdempotent(
   store: Store,
   request: IdempotentRequest,
-  execute: () => Promise<Answer>,
+  execute: (tx: Store) => Promise<Answer>,
   toBody: (error: HttpError) => unknown,
 ): Promise<Answer & { replayed: boolean }> {
   const { scope, key } = request;
-  const begun = await store.beginIdempotent(scope, key, request.requestHash, request.now);
+  const begun = await store.beginIdempotent(scope, key, request.requestHash, {
+    now: request.now,
+    claimToken: request.claimToken,
+    leaseUntil: request.leaseUntil,
+  });
   if (begun.state === 'mismatch') {
     throw new HttpError(400, 'Invalid request: this Idempotency-Key was used with another request; use a new key for a new request', {
       code: 'idempotency_key_reused',
@@ -51,12 +63,20 @@ export async function runIdempotent(
     });
   }
   if (begun.state === 'in_progress') {
-    throw new HttpError(409, 'A request with this Idempotency-Key is still running; retry when it has answered', { code: 'idempotency_in_progress' });
+    // When to retry: once its holder's lease ends (its instance, if dead, then gives the key up).
+    const retryAfterS = Math.max(1, Math.ceil((Date.parse(begun.until) - Date.parse(request.now)) / 1000));
+    throw new HttpError(409, 'A request with this Idempotency-Key is still running; retry when it has answered', {
+      code: 'idempotency_in_progress',
+      headers: { 'retry-after': String(retryAfterS) },
+    });
   }
   if (begun.state === 'replay') return { status: begun.status, body: begun.body, replayed: true };
   try {
-    const result = await execute();
-    await store.finishIdempotent(scope, key, result.status, result.body);
+    const result = await store.transaction(async (tx) => {
+      const answer = await execute(tx);
+      await tx.finishIdempotent(scope, key, answer.status, answer.body);
+      return answer;
+    });
     return { ...result, replayed: false };
   } catch (e) {
     if (e instanceof HttpError && e.status < 500) await store.finishIdempotent(scope, key, e.status, toBody(e));

@@ -19,7 +19,7 @@ import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { requiredMessage, toIssues } from '../http/validate.ts';
-import type { CompanyRecord } from '../store/types.ts';
+import type { CompanyRecord, Store } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
 /** Who is calling: the admin, a company's token (its company and scopes), or nobody (public operations). */
@@ -209,7 +209,8 @@ export async function run(
   company: CompanyRecord | null,
 ): Promise<Response> {
   const idempotencyKey = op.method === 'get' ? undefined : (request.headers.get('idempotency-key') ?? undefined);
-  const execute = () => handler({ params: input.params, query: input.query, body: input.body, company, ctx });
+  // Under an Idempotency-Key the handler runs in a transaction that also keeps the key's answer (`tx`).
+  const execute = (tx?: Store) => handler({ params: input.params, query: input.query, body: input.body, company, ctx: tx ? { ...ctx, store: tx } : ctx });
   const scope = caller.companyUuid ?? (caller.admin ? 'admin' : 'public');
   const { status, body, replayed } =
     idempotencyKey === undefined ? { ...(await execute()), replayed: false } : await runOnce(ctx, idempotencyKey, scope, request, input.rawBody, execute);
@@ -254,10 +255,11 @@ async function runOnce(
   scope: string,
   req: Request,
   rawBody: unknown,
-  execute: () => Promise<{ status: number; body: unknown }>,
+  execute: (tx: Store) => Promise<{ status: number; body: unknown }>,
 ): Promise<{ status: number; body: unknown; replayed: boolean }> {
   checkIdempotencyKey(key);
   const url = new URL(req.url);
   const requestHash = await sha256Hex(`${req.method} ${url.pathname}${url.search}\n${JSON.stringify(rawBody ?? null)}`);
-  return runIdempotent(ctx.store, { scope, key, requestHash, now: ctx.write.now }, execute, (e) => errorBody(e, ctx.requestId));
+  const lease = { claimToken: ctx.leases.claimToken, leaseUntil: ctx.leases.until() };
+  return runIdempotent(ctx.store, { scope, key, requestHash, now: ctx.write.now, ...lease }, execute, (e) => errorBody(e, ctx.requestId));
 }

@@ -5,5 +5,5 @@
  */
 export { cloneGraph, copy, frozen } from './copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory/store.ts';
-export { compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
+export { chunkRanges, compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
 export * from './types.ts';

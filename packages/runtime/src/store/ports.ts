@@ -8,6 +8,7 @@ import type {
   AttemptOutcome,
   CampaignRecord,
   CampaignSummary,
+  ClaimedChunk,
   ClaimedDelivery,
   CompanyRecord,
   CustomerRecord,
@@ -24,11 +25,17 @@ import type {
   Page,
   PageRequest,
   PhoneOrders,
+  RunChunk,
   TemplateRecord,
 } from './types.ts';
 
 /** Small values a deployment keeps (the admin token's hash, the JWT key). */
 export interface SettingsPort {
+  /**
+   * Resolves once the database answers a trivial query, which goes ahead of the reads waiting for it
+   * where the store keeps a line of its own (PGlite's thread): the health check's (server.health.pglite.p99).
+   */
+  ping(): Promise<void>;
   getSetting(key: string): Promise<string | null>;
   /** Stores `value` unless the key has one already; returns the value that is stored (so concurrent first starts agree). */
   putSettingIfAbsent(key: string, value: string): Promise<string>;
@@ -107,24 +114,46 @@ export interface CampaignPort {
   newestCampaigns(companyUuid: string, limit: number): Promise<CampaignSummary[]>;
 }
 
-/** Campaign runs: due campaigns claimed under a lease (several instances may share one database) and their messages. */
+/**
+ * Campaign runs, shared by every instance on one database: a due campaign's run is planned as chunks
+ * of its company's customers, found by key, and any instance claims chunks under a lease (see
+ * `LeasePort`), so a big run is sent by all and a dead instance's chunks are taken over within seconds.
+ * A customer gets one message a run: a message is recorded before it is sent, once per run and customer.
+ */
 export interface CampaignRunPort {
   /**
-   * Claims up to `limit` campaigns with a status in `statuses` and `next_run_at <= now` that no live
-   * lease holds, earliest due first. Sets them `running`, leased to `claimToken` until `leaseUntil`.
-   * Concurrent claimers never get the same campaign; one whose runner died is claimed again when its
-   * lease runs out. (Which campaigns are due is the domain's rule: domain/campaigns.ts.)
+   * Starts the runs of up to `limit` due campaigns (`scheduled`, `next_run_at <= now`, earliest first),
+   * each in one transaction that concurrent starters skip: plans its chunks (the company's customers by
+   * id, `chunkSize` to a chunk, the last one open-ended) and sets it `running`. Returns those started.
    */
-  claimDueCampaigns(claim: { statuses: readonly string[]; now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<CampaignRecord[]>;
-  /** The earliest `next_run_at` later than `after` of a campaign with a status in `statuses`; null when there is none. */
-  nextCampaignDue(statuses: readonly string[], after: string): Promise<string | null>;
-  /** Extends the lease of a campaign still held under `claimToken`; false when the claim was lost. */
-  extendCampaignClaim(id: string, claimToken: string, leaseUntil: string): Promise<boolean>;
+  startDueRuns(start: { now: string; limit: number; chunkSize: number; newId: (prefix: string) => string }): Promise<CampaignRecord[]>;
+  /** The earliest `next_run_at` later than `after` of a `scheduled` campaign; null when there is none. */
+  nextCampaignDue(after: string): Promise<string | null>;
   /**
-   * Ends a run held under `claimToken`: sets status, next_run_at and endDate and releases the lease.
-   * False (nothing written) when the claim was lost.
+   * Claims up to `limit` chunks not done that no live lease holds, leased to `claimToken` until
+   * `leaseUntil`, each with its campaign: of the earliest runs first, and of those the first chunk of
+   * each run before the second of any (runs due together start together). Concurrent claimers never get the same chunk.
    */
-  finishCampaignRun(id: string, claimToken: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
+  claimChunks(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedChunk[]>;
+  /** The customers of a chunk, by id: those with an id after `after_id` and up to `through_id` (every one after, when null). */
+  chunkCustomers(chunk: RunChunk): Promise<CustomerRecord[]>;
+  /** Whether the chunk's lease is still `claimToken`'s at `now` (checked before each slice of sends). */
+  holdsChunk(chunkId: string, claimToken: string, now: string): Promise<boolean>;
+  /** Marks a chunk held under `claimToken` done; false (nothing written) when the claim was lost. */
+  finishChunk(chunkId: string, claimToken: string): Promise<boolean>;
+  /** Hands a chunk held under `claimToken` back undone (a shutdown): any instance may claim it at once. */
+  releaseChunk(chunkId: string, claimToken: string): Promise<void>;
+  /** How many chunks of the run are not done. */
+  pendingChunks(campaignId: string, runKey: string): Promise<number>;
+  /** How many messages of the run were sent (delivered and read included) and how many failed. */
+  runTotals(campaignId: string, runKey: string): Promise<{ sent: number; failed: number }>;
+  /** The company's `running` campaigns. */
+  runningCampaigns(companyUuid: string): Promise<CampaignRecord[]>;
+  /**
+   * Ends the campaign's run of `runKey`: sets status, next_run_at and endDate. False (nothing written)
+   * when the campaign is not on that run any more (another instance ended it).
+   */
+  finishRun(campaignId: string, runKey: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
   /**
    * Records messages, in one write with their counts and runs, each unless its run already has one for
    * that customer; gives the ids it inserted.
@@ -132,12 +161,21 @@ export interface CampaignRunPort {
   insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
   /** Sets messages' outcomes, in one write with their counts. */
   updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
-  /** The messages of one run (to resume it). */
-  listRunMessages(campaignId: string, runKey: string): Promise<MessageRecord[]>;
+  /** The messages of one run to these customers (to resume a chunk). */
+  listRunMessages(campaignId: string, runKey: string, customerIds: readonly string[]): Promise<MessageRecord[]>;
   /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
   messageTotals(companyUuid: string): Promise<MessageTotals>;
-  /** Releases the company's leases that ran out (a runner died) on campaigns still `running`, setting them to `status`; returns how many. */
-  releaseExpiredCampaignClaims(companyUuid: string, now: string, status: CampaignRecord['status']): Promise<number>;
+}
+
+/**
+ * Leases: how an instance holds what it works on (deliveries it sends, chunks it runs, idempotency
+ * keys of requests it answers). Each is claimed under the instance's token until a time; the instance
+ * renews all of them together while it lives (runtime/leases.ts), and once its leases run out any
+ * instance takes them over.
+ */
+export interface LeasePort {
+  /** Extends every lease held under `claimToken` that has not ended its work to `leaseUntil`. */
+  renewLeases(claimToken: string, leaseUntil: string): Promise<void>;
 }
 
 /** Webhook endpoints and the log of their deliveries. */
@@ -169,8 +207,6 @@ export interface DispatchPort {
    * claimers never get the same delivery (SKIP LOCKED on PostgreSQL).
    */
   claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedDelivery[]>;
-  /** Extends the lease of deliveries still held under `claimToken` (slow receivers). */
-  extendClaims(ids: string[], claimToken: string, leaseUntil: string): Promise<void>;
   /**
    * Records attempts and their outcomes, several in one write; gives the ids it recorded. An attempt
    * whose claim was lost to another dispatcher is left out (nothing written for it).
@@ -196,13 +232,14 @@ export interface DispatchPort {
 /** Idempotency keys: a retried write answers as the first one did. */
 export interface IdempotencyPort {
   /**
-   * Claims (scope, key) for a request, or says what became of an earlier one with the same key:
-   * `new` (go ahead, then finish or abandon it), `replay` (answer its stored status and body),
-   * `in_progress` (it has not finished), or `mismatch` (the key came with another request).
-   * Keys older than a day are forgotten.
+   * Claims (scope, key) for a request, leased to `claimToken` until `leaseUntil` (renewed while it
+   * runs), or says what became of an earlier one with the same key: `new` (go ahead, then finish or
+   * abandon it; also when the earlier one's lease ran out without an answer: its instance died),
+   * `replay` (answer its stored status and body), `in_progress` (its instance still works on it), or
+   * `mismatch` (the key came with another request). Keys older than a day are forgotten.
    */
-  beginIdempotent(scope: string, key: string, requestHash: string, now: string): Promise<IdempotentBegin>;
-  /** Stores the answer of a request begun with `beginIdempotent`. */
+  beginIdempotent(scope: string, key: string, requestHash: string, claim: { now: string; claimToken: string; leaseUntil: string }): Promise<IdempotentBegin>;
+  /** Stores the answer of a request begun with `beginIdempotent` (in the transaction of the request's writes, so they land together). */
   finishIdempotent(scope: string, key: string, status: number, body: unknown): Promise<void>;
   /** Forgets a begun request that failed without an answer worth keeping, so a retry runs it again. */
   abandonIdempotent(scope: string, key: string): Promise<void>;
@@ -212,7 +249,17 @@ export interface IdempotencyPort {
  * Persistence for the runtime: every port, and the transaction around them. Two implementations share
  * one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
  */
-export interface Store extends SettingsPort, CompanyPort, OrderPort, CustomerPort, CampaignPort, CampaignRunPort, WebhookPort, DispatchPort, IdempotencyPort {
+export interface Store
+  extends SettingsPort,
+    CompanyPort,
+    OrderPort,
+    CustomerPort,
+    CampaignPort,
+    CampaignRunPort,
+    WebhookPort,
+    DispatchPort,
+    IdempotencyPort,
+    LeasePort {
   /**
    * Runs `fn` in a transaction: its writes through `tx` all land, or none do if it throws. Locks
    * taken with `tx.lock` are held until it ends.

@@ -64,3 +64,19 @@ export function takerSlot() {
     },
   };
 }
+
+/**
+ * The ranges of a run's chunks from the ids that end them (every `chunkSize`-th customer by id, but
+ * the last customer): after one id, through the next; the last chunk is open-ended, so it also takes
+ * customers who came after the run was planned.
+ */
+export function chunkRanges(throughIds: readonly string[]): { after_id: string | null; through_id: string | null }[] {
+  const ranges: { after_id: string | null; through_id: string | null }[] = [];
+  let after: string | null = null;
+  for (const through of throughIds) {
+    ranges.push({ after_id: after, through_id: through });
+    after = through;
+  }
+  ranges.push({ after_id: after, through_id: null });
+  return ranges;
+}

@@ -55,7 +55,33 @@ export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
   attempts: Delivery['attempts'];
 }
 
-/** One message of a campaign run to one customer. `pending` until the channel answers. */
+/**
+ * One chunk of a campaign's run: the customers of the company whose id is after `after_id` and up to
+ * `through_id` (every one after `after_id` when null: the last chunk takes customers who came since the
+ * run was planned too). `done` once each of them has a message of the run.
+ */
+export interface RunChunk {
+  id: string;
+  company_uuid: string;
+  campaign_id: string;
+  run_key: string;
+  /** Its place in the run, from 1: chunks are claimed in this order across campaigns, so runs due together start together. */
+  seq: number;
+  after_id: string | null;
+  through_id: string | null;
+  done: boolean;
+}
+
+/** A chunk an instance claimed, with its campaign as it stood then. */
+export interface ClaimedChunk extends RunChunk {
+  campaign: CampaignRecord;
+}
+
+/**
+ * One message of a campaign run to one customer. `pending` once recorded, before it is sent; `sending`
+ * while a channel that hands messages to a provider outside the process (WhatsApp) has it in flight;
+ * then its outcome.
+ */
 export interface MessageRecord {
   id: string;
   company_uuid: string;
@@ -64,7 +90,7 @@ export interface MessageRecord {
   phone_number: string;
   /** The due time the run is for (ISO): one run per campaign and due time. */
   run_key: string;
-  status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
+  status: 'pending' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
   error: string | null;
   provider_message_id: string | null;
   /** The template variables as rendered for this customer. */
@@ -107,7 +133,12 @@ export function countIntoFunnel(t: MessageTotals, status: string, n: number): vo
 }
 
 /** What `beginIdempotent` found. */
-export type IdempotentBegin = { state: 'new' } | { state: 'replay'; status: number; body: unknown } | { state: 'in_progress' } | { state: 'mismatch' };
+export type IdempotentBegin =
+  | { state: 'new' }
+  | { state: 'replay'; status: number; body: unknown }
+  /** Another request holds the key until `until` (when its instance's lease ends, unless renewed). */
+  | { state: 'in_progress'; until: string }
+  | { state: 'mismatch' };
 
 /** One attempt of a delivery, as the log keeps it. */
 export type DeliveryAttemptRecord = Delivery['attempts'][number];
@@ -182,6 +213,24 @@ export class StoreConflictError extends Error {
     this.field = field;
   }
 }
+
+/**
+ * Thrown by a store when its database is unavailable: it refuses connections, or every connection
+ * stayed busy past the store's bounded wait. The API answers 503 `database_unavailable` with
+ * `Retry-After`, never 500. Told apart by its name too, as two copies of the runtime may be loaded.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  /** Seconds a caller should wait before trying again. */
+  readonly retryAfterS: number;
+  constructor(message: string, opts: { retryAfterS?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.retryAfterS = opts.retryAfterS ?? 1;
+  }
+}
+
+/** Whether `e` is a StoreUnavailableError (by name: a copy of the class from another install counts). */
+export const isStoreUnavailable = (e: unknown): e is StoreUnavailableError => e instanceof Error && e.name === 'StoreUnavailableError';
 
 /** A claim's lock mode: shared holders may hold a key together, an exclusive holder holds it alone. */
 export type LockMode = 'shared' | 'exclusive';

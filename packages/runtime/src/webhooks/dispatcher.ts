@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { type HostResolver, type Logger, silentLogger } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
+import { createLeases, type Leases } from '../leases.ts';
 import type { AttemptOutcome, ClaimedDelivery, DeliveryTaker, Store } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
 import { signedHeaders } from './sign.ts';
@@ -29,8 +30,11 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
   attemptTimeoutMs?: number;
-  /** How long a claim holds before another dispatcher may take the delivery over; renewed while an attempt runs. Default 6 s. */
-  leaseMs?: number;
+  /**
+   * The instance's leases, which the deliveries it claims are held under and renewed with while their
+   * attempts run. Default: leases of its own (renewed while it runs).
+   */
+  leases?: Leases;
   /** The longest it sleeps without a wake-up. Default 1 s. */
   pollIntervalMs?: number;
   /**
@@ -89,14 +93,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const allowPrivate = options.allowPrivate ?? false;
   const concurrency = options.concurrency ?? 64;
   const timeoutMs = options.attemptTimeoutMs ?? 15_000;
-  const leaseMs = options.leaseMs ?? 6_000;
   const pollMs = options.pollIntervalMs ?? 1_000;
   const jitter = options.jitter ?? 0.1;
   const batchWrites = options.batchWrites ?? true;
   const random = options.random ?? Math.random;
-  const claimToken = `dsp_${crypto.randomUUID()}`;
+  const ownLeases = options.leases === undefined;
+  const leases = options.leases ?? createLeases({ store, clock, logger });
+  const { claimToken } = leases;
 
-  // Claimed deliveries, until their attempt is recorded: their leases are renewed and stop() waits for
+  // Claimed deliveries, until their attempt is recorded (their leases are renewed with the instance's): stop() waits for
   // them. Of those, `queue` waits for a slot and `sending` (at most `concurrency`) waits for an answer;
   // a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
   // claims the next batch while half the window is still queued or in flight, so neither the claim's
@@ -112,7 +117,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let woken = false;
   let unsubscribe: (() => Promise<void>) | undefined;
   let stopTaking: (() => void) | undefined;
-  let renewTimer: ReturnType<typeof setInterval> | undefined;
 
   // Finished attempts are written in batches, one statement at a time: those that finish while one runs
   // go into the next. With batchWrites off, each is written at once.
@@ -290,7 +294,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       claimed = await store.claimDeliveries({
         now: now.toISOString(),
-        leaseUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        leaseUntil: leases.until(),
         claimToken,
         limit: room,
       });
@@ -308,7 +312,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    */
   const taker: DeliveryTaker = {
     claimToken,
-    leaseUntil: (count) => (running && room() >= count ? new Date(clock.now().getTime() + leaseMs).toISOString() : null),
+    leaseUntil: (count) => (running && room() >= count ? leases.until() : null),
     take(claimed) {
       if (running) enqueue(claimed);
     },
@@ -357,15 +361,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       running = true;
       unsubscribe = await store.onDeliveriesQueued(wake);
       stopTaking = store.takeOnWrite(taker);
-      renewTimer = setInterval(
-        () => {
-          if (held.size === 0) return;
-          const until = new Date(clock.now().getTime() + leaseMs).toISOString();
-          store.extendClaims([...held.keys()], claimToken, until).catch((err) => logger.warn({ err }, 'renewing webhook claims failed'));
-        },
-        Math.max(50, Math.floor(leaseMs / 3)),
-      );
-      renewTimer.unref?.();
+      if (ownLeases) leases.start();
       loop = run();
     },
     async stop(graceMs = 10_000) {
@@ -374,14 +370,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       stopTaking = undefined;
       wake();
       await loop;
-      // Queued attempts never start: their claims lapse after leaseMs, when any dispatcher sends them.
+      // Queued attempts never start: their claims lapse within a lease, when any dispatcher sends them.
       for (const { claimed, release } of queue) {
         held.delete(claimed.delivery.id);
         release();
       }
       queue = [];
       await Promise.race([Promise.allSettled([...held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
-      if (renewTimer) clearInterval(renewTimer);
+      if (ownLeases) leases.stop();
       await unsubscribe?.();
     },
     wake,

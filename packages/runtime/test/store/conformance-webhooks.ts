@@ -239,7 +239,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
       }
     });
 
-    it('renews the lease of its own claims only, so a claim after the old lease skips them', async () => {
+    it('renews the leases of its own claims only (renewLeases), so a claim after the old lease skips them', async () => {
       const co = await seedCompany(store());
       const w = writer();
       await store().createEndpoint(endpoint(co.uuid, 'wh_1', w.ctx.now));
@@ -251,9 +251,24 @@ export function describeWebhookConformance(store: CurrentStore): void {
       ];
       const claimed = await store().claimDeliveries({ now: w.ctx.now, leaseUntil: at(60_000), claimToken: 'dsp_a', limit: 10 });
       expect(claimed.map((c) => c.delivery.id).sort()).toEqual([d1?.id, d2?.id, d3?.id].sort());
-      await store().extendClaims([], 'dsp_a', at(300_000));
-      await store().extendClaims([d1?.id as string, d2?.id as string], 'dsp_a', at(300_000));
-      await store().extendClaims([d3?.id as string], 'dsp_other', at(300_000));
+      // d3's attempt is recorded (a retry later): a lease renewal leaves it, as it no longer holds it.
+      const kept = await store().finishAttempts(
+        [
+          {
+            id: d3?.id as string,
+            claimToken: 'dsp_a',
+            outcome: {
+              attempt: { attempt: 1, started_at: w.ctx.now, status_code: 500, latency_ms: 1, response_excerpt: 'no', error: null },
+              status: 'retry',
+              nextAttemptAt: at(60_000),
+            },
+          },
+        ],
+        w.ctx.now,
+      );
+      expect(kept.has(d3?.id as string)).toBe(true);
+      await store().renewLeases('dsp_a', at(300_000));
+      await store().renewLeases('dsp_other', at(900_000));
       const idsAt = async (ms: number, claimToken: string) =>
         (await store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10 })).map((c) => c.delivery.id).sort();
       expect(await idsAt(120_000, 'dsp_b')).toEqual([d3?.id]);

@@ -1,9 +1,10 @@
 import { type CampaignRecord, type CampaignRunPort, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
-import type { SqlConnection, StoreDatabase } from './connection.ts';
+import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
 import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
-import { campaigns, messageCounts, messages } from './schema.ts';
+import { createSqlRunChunks } from './run-chunks.ts';
+import { messageCounts, messages } from './schema.ts';
 
 // A company's message totals by status, built once: a read of every report (server.rss; see built-once.ts).
 const messageTotalsStatement = builtOnce<{ status: string; n: number }>(
@@ -19,7 +20,8 @@ const messageTotalsStatement = builtOnce<{ status: string; n: number }>(
 
 const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
 
-function campaignFromRow(r: Row): CampaignRecord {
+/** A campaign record from a raw row of `campaigns`. */
+export function campaignFromRow(r: Row): CampaignRecord {
   return {
     id: r.id as string,
     company_uuid: r.company_uuid as string,
@@ -94,66 +96,21 @@ async function updateMessages(db: StoreDatabase, outcomes: MessageOutcome[], now
     SELECT 1`);
 }
 
-/** The SQL store's campaign runs on `conn` (the pool, or one transaction). */
-export function createSqlCampaignRuns(conn: SqlConnection): CampaignRunPort {
+/** The SQL store's campaign runs on `conn` (the pool, or one transaction); `driver` starts a run's own transaction outside one. */
+export function createSqlCampaignRuns(conn: SqlConnection, driver?: Pick<SqlDriver, 'transaction'>): CampaignRunPort {
   const { db } = conn;
   return {
-    async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
-      const result = await db.execute(sql`
-        UPDATE campaigns SET status = 'running', claim_token = ${claimToken}, locked_until = ${leaseUntil}, updated_at = ${now}
-         WHERE id IN (
-                 SELECT id FROM campaigns
-                  WHERE status IN (${sql.join(
-                    statuses.map((status) => sql`${status}`),
-                    sql`, `,
-                  )}) AND next_run_at <= ${now}
-                    AND (locked_until IS NULL OR locked_until < ${now})
-                  ORDER BY next_run_at, id
-                  LIMIT ${limit}
-                  FOR UPDATE SKIP LOCKED)
-        RETURNING *`);
-      return rowsOf(result).map(campaignFromRow);
-    },
-
-    async nextCampaignDue(statuses, after) {
-      const [row] = rowsOf(
-        await db.execute(sql`
-          SELECT min(next_run_at) AS at FROM campaigns
-           WHERE status IN (${sql.join(
-             statuses.map((status) => sql`${status}`),
-             sql`, `,
-           )}) AND next_run_at > ${after}`),
-      );
-      return isoOrNull(row?.at);
-    },
-
-    async extendCampaignClaim(id, claimToken, leaseUntil) {
-      const rows = await db
-        .update(campaigns)
-        .set({ locked_until: leaseUntil })
-        .where(and(eq(campaigns.id, id), eq(campaigns.claim_token, claimToken)))
-        .returning({ id: campaigns.id });
-      return rows.length > 0;
-    },
-
-    async finishCampaignRun(id, claimToken, patch, now) {
-      const rows = await db
-        .update(campaigns)
-        .set({ status: patch.status, next_run_at: patch.next_run_at, endDate: patch.endDate, updated_at: now, claim_token: null, locked_until: null })
-        .where(and(eq(campaigns.id, id), eq(campaigns.claim_token, claimToken)))
-        .returning({ id: campaigns.id });
-      return rows.length > 0;
-    },
-
+    ...createSqlRunChunks(conn, driver),
     insertMessages: (batch) => insertMessages(db, batch),
 
     updateMessages: (outcomes, now) => updateMessages(db, outcomes, now),
 
-    async listRunMessages(campaignId, runKey) {
+    async listRunMessages(campaignId, runKey, customerIds) {
+      if (customerIds.length === 0) return [];
       return db
         .select()
         .from(messages)
-        .where(and(eq(messages.campaign_id, campaignId), eq(messages.run_key, runKey)));
+        .where(and(eq(messages.campaign_id, campaignId), eq(messages.run_key, runKey), inArray(messages.customer_id, [...customerIds])));
     },
 
     async messageTotals(companyUuid) {
@@ -161,14 +118,6 @@ export function createSqlCampaignRuns(conn: SqlConnection): CampaignRunPort {
       const company = noMessages();
       for (const row of rows) countIntoFunnel(company, row.status, Number(row.n));
       return company;
-    },
-
-    async releaseExpiredCampaignClaims(companyUuid, now, status) {
-      const rows = await db.execute(sql`
-        UPDATE campaigns SET status = ${status}, claim_token = NULL, locked_until = NULL, updated_at = ${now}
-         WHERE company_uuid = ${companyUuid} AND status = 'running' AND locked_until < ${now}
-        RETURNING id`);
-      return rowsOf(rows).length;
     },
   };
 }

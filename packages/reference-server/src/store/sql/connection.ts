@@ -50,6 +50,8 @@ export interface SqlDriver extends SqlConnection {
    * savepoint).
    */
   transaction<T>(work: (tx: SqlConnection) => Promise<T>): Promise<T>;
+  /** Resolves once the database answers a trivial query, ahead of the queries waiting where the driver can put it ahead (PGlite's thread). */
+  ping(): Promise<void>;
 }
 
 /** The types drizzle reads as text (dates, times, intervals and their arrays), as its node-postgres driver keeps them. */
@@ -80,6 +82,9 @@ export function nodePgDriver(pool: pg.Pool): SqlDriver {
         client.release();
       }
     },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
   };
 }
 
@@ -101,5 +106,6 @@ export function pgliteDriver(thread: PgliteThread): SqlDriver {
         return drizzlePglite(begun as unknown as PGlite).transaction((tx) => work({ db: tx, run: runOnPglite(open) }));
       });
     },
+    ping: () => thread.ping(),
   };
 }

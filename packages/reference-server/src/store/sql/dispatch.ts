@@ -118,11 +118,6 @@ export function createSqlDispatch({ db }: SqlConnection, listen: Listen | undefi
   const methods: DispatchPort = {
     claimDeliveries: (claim) => claimDeliveries(db, claim),
 
-    async extendClaims(ids, claimToken, leaseUntil) {
-      if (ids.length === 0) return;
-      await db.execute(sql`UPDATE deliveries SET locked_until = ${leaseUntil} WHERE claim_token = ${claimToken} AND id = ANY(${sql.param(ids)}::text[])`);
-    },
-
     finishAttempts: (finished, now) => finishAttempts(db, finished, now),
 
     async nextDeliveryDue(after) {

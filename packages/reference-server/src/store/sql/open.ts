@@ -37,6 +37,13 @@ export interface SqlStoreOptions {
   dataDir?: string;
   /** Embedded PGlite in memory: nothing survives `close()`. */
   memory?: boolean;
+  /** PostgreSQL: connections the pool opens at most (DATABASE_POOL_SIZE). Default 10; the instance opens one more to hear NOTIFY. */
+  poolSize?: number;
+  /**
+   * PostgreSQL: how long a query waits for a pooled connection, or for a new one to connect, before it
+   * fails with `StoreUnavailableError` (DATABASE_POOL_WAIT_MS). Default 5000.
+   */
+  poolWaitMs?: number;
   /** Errors of idle pooled PostgreSQL connections (the pool drops them and reconnects); ignored when absent. */
   onPoolError?: (error: Error) => void;
   /**
@@ -82,7 +89,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> 
 
 /** Opens and migrates the database `options` name, as `openSqlStore` does, without the store over it. */
 export async function openSqlDatabase(options: SqlStoreOptions): Promise<SqlDatabaseOpened> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onPoolError);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   if (options.dataDir || options.memory) return openPglite(options.dataDir, options.onFailure);
   throw new Error('openSqlStore needs a databaseUrl (PostgreSQL), a dataDir (embedded PGlite) or memory: true.');
 }
@@ -90,10 +97,13 @@ export async function openSqlDatabase(options: SqlStoreOptions): Promise<SqlData
 /** The server process of a connection, as pg read it from BackendKeyData (@types/pg leaves it out). */
 const backendPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID: number }).processID;
 
-async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) => void) | undefined): Promise<SqlDatabaseOpened> {
+async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Promise<SqlDatabaseOpened> {
+  const { onPoolError } = options;
+  const connectionTimeoutMillis = options.poolWaitMs ?? 5000;
   // Pipeline mode: a query goes out without waiting for the answer to the one before, so the writes a
-  // transaction sends ahead (writes-ahead.ts) cost no round trip of their own.
-  const pool = new pg.Pool({ connectionString: databaseUrl, pipeline: true });
+  // transaction sends ahead (writes-ahead.ts) cost no round trip of their own. The wait bounds both a
+  // query waiting for a busy pool's next free connection and a new connection's connecting.
+  const pool = new pg.Pool({ connectionString: databaseUrl, pipeline: true, max: options.poolSize ?? 10, connectionTimeoutMillis });
   // Without a listener, an idle connection that dies (server restart, a DBA's terminate) crashes the process.
   pool.on('error', (error) => onPoolError?.(error));
   // The backends of this pool's connections: what they NOTIFY, this process already heard of at commit.
@@ -118,7 +128,7 @@ async function openPostgres(databaseUrl: string, onPoolError: ((error: Error) =>
   }
   // Other processes on the database announce queued deliveries with NOTIFY; one dedicated connection listens.
   const listen: Listen = async (channel, onNotify) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis });
     client.on('error', (error) => onPoolError?.(error));
     client.on('notification', (message) => {
       if (message.channel === channel && !ownBackends.has(message.processId)) onNotify();

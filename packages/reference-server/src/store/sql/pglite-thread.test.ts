@@ -88,6 +88,22 @@ describe('PGlite on its own thread', () => {
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => db.query<{ n: number }>('select $1::int * 2 as n', [i])));
     expect(answers.map((a) => a.rows[0]?.n)).toEqual(Array.from({ length: 200 }, (_, i) => i * 2));
   });
+
+  it('answers a ping ahead of the reads waiting for the database: after the one running, not after all of them', async () => {
+    const done: string[] = [];
+    const reads = Array.from({ length: 20 }, (_, i) =>
+      db.query('select count(*) from generate_series(1, 200000)').then(() => {
+        done.push(`read ${i}`);
+      }),
+    );
+    const ping = db.ping().then(() => {
+      done.push('ping');
+    });
+    await Promise.all([...reads, ping]);
+    // The read running when the ping arrived, and perhaps the one handed over with it, finish first.
+    expect(done.indexOf('ping')).toBeLessThanOrEqual(2);
+    expect(done).toHaveLength(21);
+  });
 });
 
 describe('the database thread’s life', () => {

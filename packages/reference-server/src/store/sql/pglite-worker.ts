@@ -3,14 +3,16 @@
  * protocol code around it) has a core of its own while the main thread serves HTTP. `PgliteThread`
  * (pglite-thread.ts) sends queries and transaction steps; each answer goes back under the id of the
  * request it answers. PGlite's own locks keep queries outside a transaction waiting while one is open.
+ * Queries outside a transaction wait in a line kept here, one handed to PGlite at a time (it runs one
+ * at a time anyway), so that one marked `first` (the health check's) goes ahead of those waiting.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { createPglite } from './pglite-open.ts';
 import type { FromThread, ThreadError, ToThread } from './pglite-thread.ts';
 
-const port = parentPort;
-if (!port) throw new Error('pglite-worker.ts runs as a worker thread (see pglite-thread.ts)');
+if (!parentPort) throw new Error('pglite-worker.ts runs as a worker thread (see pglite-thread.ts)');
+const port: MessagePort = parentPort;
 
 /**
  * An error as plain data: its name, message and every plain field PostgreSQL set (code, constraint,
@@ -70,25 +72,58 @@ function begin(db: PGlite, id: number) {
   );
 }
 
+/** Queries outside a transaction, waiting their turn. */
+const line: (() => Promise<unknown>)[] = [];
+let draining = false;
+
+/**
+ * Hands the line's queries to PGlite one at a time; `first` puts a query at the head of the line, so
+ * it waits only for the query running (server.health.pglite.p99: behind 200 connections' reads, the
+ * health check waited for all of them). A query runs synchronously once PGlite starts it, and the
+ * messages that arrive meanwhile wait on the port: before each query, every one of them joins the line.
+ */
+function inLine(job: () => Promise<unknown>, first: boolean) {
+  if (first) line.unshift(job);
+  else line.push(job);
+  if (draining) return;
+  draining = true;
+  void (async () => {
+    for (let next = takeWaiting(); next; next = takeWaiting()) await next();
+    draining = false;
+  })();
+}
+
+/** Handles every message waiting on the port, then takes the head of the line. */
+function takeWaiting(): (() => Promise<unknown>) | undefined {
+  for (let waiting = receiveMessageOnPort(port); waiting; waiting = receiveMessageOnPort(port)) handle(waiting.message as ToThread);
+  return line.shift();
+}
+
 let client: PGlite | undefined;
 
-port.on('message', (message: ToThread) => {
+port.on('message', handle);
+
+function handle(message: ToThread) {
   const db = client;
   if (!db) return fail(message.id, new Error('The database is closed'));
   switch (message.op) {
     case 'query': {
       const target = message.tx === undefined ? db : transactions.get(message.tx)?.tx;
       if (!target) return fail(message.id, new Error('The transaction is no longer open'));
-      target.query(message.sql, message.params, message.rowMode ? { rowMode: message.rowMode } : undefined).then(
-        (result) =>
-          answer(message.id, {
-            rows: result.rows,
-            fields: result.fields,
-            affectedRows: result.affectedRows,
-            rowCount: (result as { rowCount?: number }).rowCount,
-          }),
-        (error: unknown) => fail(message.id, error),
-      );
+      const run = () =>
+        target.query(message.sql, message.params, message.rowMode ? { rowMode: message.rowMode } : undefined).then(
+          (result) =>
+            answer(message.id, {
+              rows: result.rows,
+              fields: result.fields,
+              affectedRows: result.affectedRows,
+              rowCount: (result as { rowCount?: number }).rowCount,
+            }),
+          (error: unknown) => fail(message.id, error),
+        );
+      // A transaction's queries go straight to it: the transaction holds PGlite, and the line may be waiting for it.
+      if (message.tx === undefined) inLine(run, message.first === true);
+      else void run();
       return;
     }
     case 'begin':
@@ -108,7 +143,7 @@ port.on('message', (message: ToThread) => {
       );
       return;
   }
-});
+}
 
 try {
   client = await createPglite((workerData as { dataDir?: string } | null)?.dataDir);

@@ -6,7 +6,7 @@
  */
 import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
 import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
-import { getTableColumns, type Table } from 'drizzle-orm';
+import { getTableColumns, sql, type Table } from 'drizzle-orm';
 import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 
 /** An identifier column: text compared byte-wise (`COLLATE "C"`), the same on every server locale and in the memory store. */
@@ -198,6 +198,8 @@ export const customers = pgTable(
   (t) => [
     unique('customers_company_phone_unique').on(t.company_uuid, t.phoneNumber),
     index('customers_company_created_idx').on(t.company_uuid, t.created_at, t.created_seq),
+    // A campaign run's chunks: a company's customers by key.
+    index('customers_company_id_idx').on(t.company_uuid, t.id),
   ],
 );
 
@@ -269,6 +271,8 @@ export const deliveries = pgTable(
   (t) => [
     // The dispatcher claims due work: WHERE status = 'pending' AND next_attempt_at <= now.
     index('deliveries_status_next_idx').on(t.status, t.next_attempt_at),
+    // The lease renewal: an instance's pending deliveries.
+    index('deliveries_claim_idx').on(t.claim_token).where(sql`${t.status} = 'pending'`),
     // An endpoint's delivery log, newest first.
     index('deliveries_endpoint_created_idx').on(t.endpoint_id, t.created_at, t.created_seq),
   ],
@@ -298,6 +302,36 @@ export const messages = pgTable(
     unique('messages_run_customer_unique').on(t.campaign_id, t.run_key, t.customer_id),
     // The report: counts by status per company and per campaign.
     index('messages_company_campaign_status_idx').on(t.company_uuid, t.campaign_id, t.status),
+  ],
+);
+
+/**
+ * The chunks of a campaign's run: the company's customers with an id after `after_id` and up to
+ * `through_id` (every one after, when null), claimed by an instance under its lease until it is done.
+ */
+export const campaignChunks = pgTable(
+  'campaign_chunks',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid').notNull(),
+    campaign_id: id('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    run_key: text('run_key').notNull(),
+    seq: integer('seq').notNull(),
+    after_id: id('after_id'),
+    through_id: id('through_id'),
+    done: boolean('done').notNull().default(false),
+    claim_token: text('claim_token'),
+    claim_until: timestamp('claim_until'),
+  },
+  (t) => [
+    // A run is planned once: a second start of the same run adds nothing.
+    unique('campaign_chunks_run_seq_unique').on(t.campaign_id, t.run_key, t.seq),
+    // The claim: chunks not done, earliest runs first, the first chunk of each run before the second of any.
+    index('campaign_chunks_open_idx').on(t.run_key, t.seq, t.campaign_id).where(sql`NOT ${t.done}`),
+    // The lease renewal: an instance's chunks.
+    index('campaign_chunks_claim_idx').on(t.claim_token).where(sql`NOT ${t.done}`),
   ],
 );
 
@@ -334,8 +368,15 @@ export const idempotencyKeys = pgTable(
     status: integer('status'),
     body: jsonb('body'),
     created_at: timestamp('created_at').notNull(),
+    /** The instance answering it and until when: a key whose instance died is taken over once this has passed. */
+    claim_token: text('claim_token'),
+    claim_until: timestamp('claim_until'),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.created_at)],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    index('idempotency_keys_created_idx').on(t.created_at),
+    index('idempotency_keys_claim_idx').on(t.claim_token).where(sql`${t.status} IS NULL`),
+  ],
 );
 
 /** Every table, for drizzle's `schema` option and for tests that empty the database. */
@@ -352,5 +393,7 @@ export const schema = {
   messages,
   messageCounts,
   campaignRuns,
+  campaignChunks,
+  idempotencyKeys,
 };
 export type Schema = typeof schema;

@@ -9,9 +9,11 @@ import type { SqlConnection, SqlDriver } from './connection.ts';
 import { createSqlCustomers } from './customers.ts';
 import { createSqlDispatch, type Listen } from './dispatch.ts';
 import { createSqlIdempotency } from './idempotency.ts';
+import { createSqlLeases } from './leases.ts';
 import { createSqlOrders } from './orders.ts';
 import type { Outbox } from './outbox.ts';
 import { createSqlSettings } from './settings.ts';
+import { reportingUnavailable } from './unavailable.ts';
 import { createSqlWebhooks } from './webhooks.ts';
 import { inTransaction, type WritesAhead } from './writes-ahead.ts';
 
@@ -46,28 +48,30 @@ async function advisoryLocks(tx: SqlConnection, locks: readonly Lock[]): Promise
 }
 
 /** Every port of the SQL store on `conn` (the pool, or one transaction) but dispatch; `outbox` hears of the deliveries it writes. */
-function sqlPorts(conn: SqlConnection, outbox: Outbox): Omit<Store, 'transaction' | 'lock' | 'close' | keyof DispatchPort> {
+function sqlPorts(conn: SqlConnection, outbox: Outbox, driver?: SqlDriver): Omit<Store, 'transaction' | 'lock' | 'close' | keyof DispatchPort> {
   return {
-    ...createSqlSettings(conn),
+    ...createSqlSettings(conn, driver),
     ...createSqlCompanies(conn),
     ...createSqlOrders(conn, outbox),
     ...createSqlCustomers(conn),
     ...createSqlCampaigns(conn),
-    ...createSqlCampaignRuns(conn),
+    ...createSqlCampaignRuns(conn, driver),
     ...createSqlWebhooks(conn),
     ...createSqlIdempotency(conn),
+    ...createSqlLeases(conn),
   };
 }
 
 /**
  * The `Store` over a driver (PGlite or node-postgres, already migrated). `close` releases the driver.
- * Use `openSqlStore`, which opens, migrates and wires this up.
+ * A database that refuses connections, or a pool that stays full past its wait, fails a method with
+ * `StoreUnavailableError` (unavailable.ts). Use `openSqlStore`, which opens, migrates and wires this up.
  */
 export function createSqlStore(driver: SqlDriver, close: () => Promise<void>, tuning: SqlStoreTuning, listen?: Listen): Store {
   const dispatch = createSqlDispatch(driver, listen);
   const store: Store = {
     // Outside a transaction each statement commits as it ends: what it queued is handed over at once.
-    ...sqlPorts(driver, { lease: dispatch.lease, written: dispatch.committed }),
+    ...sqlPorts(driver, { lease: dispatch.lease, written: dispatch.committed }, driver),
     getCampaign: batchedCampaignRead(driver, tuning.readConcurrency),
     ...dispatch.methods,
     async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
@@ -88,7 +92,7 @@ export function createSqlStore(driver: SqlDriver, close: () => Promise<void>, tu
       await close();
     },
   };
-  return store;
+  return reportingUnavailable(store);
 }
 
 /**

@@ -1,24 +1,40 @@
 import { copy } from '../copy.ts';
+import { chunkRanges } from '../shared.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
   type CampaignRunPort,
+  type ClaimedChunk,
+  type CustomerRecord,
   countIntoFunnel,
   type MessageRecord,
   type MessageTotals,
   noMessages,
+  type RunChunk,
 } from '../types.ts';
 
+/** A chunk as the memory store keeps it, with its lease. */
+interface HeldChunk extends RunChunk {
+  claim: { token: string; until: string } | null;
+}
+
+const byDueThenId = (a: CampaignRecord, b: CampaignRecord) =>
+  (a.next_run_at as string) < (b.next_run_at as string) ? -1 : a.next_run_at === b.next_run_at ? (a.id < b.id ? -1 : 1) : 1;
+
+/** Whether a customer id falls in a chunk. */
+const inChunk = (id: string, chunk: RunChunk) => (chunk.after_id === null || id > chunk.after_id) && (chunk.through_id === null || id <= chunk.through_id);
+
 /**
- * The campaign-run half of the memory store. `campaigns` lists every company's campaigns; `setStatus`
- * changes one's status keeping the store's per-status counts right.
+ * The campaign-run part of the memory store. `campaigns` lists every company's campaigns, `customersOf`
+ * a company's customers; `setStatus` changes a campaign's status keeping the store's per-status counts right.
  */
 export function createMemoryCampaignRuns(deps: {
   campaigns: () => Iterable<CampaignRecord>;
   campaignById: (id: string) => CampaignRecord | undefined;
+  customersOf: (companyUuid: string) => Iterable<CustomerRecord>;
   setStatus: (campaign: CampaignRecord, status: CampaignRecord['status']) => void;
 }) {
-  const claims = new Map<string, { token: string; until: string }>();
+  const chunks = new Map<string, HeldChunk>();
   const messages = new Map<string, MessageRecord>();
   /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
   const byRunCustomer = new Map<string, string>();
@@ -38,44 +54,107 @@ export function createMemoryCampaignRuns(deps: {
     return { company: t.company, campaign: c };
   }
 
+  const runChunks = (campaignId: string, runKey: string) => [...chunks.values()].filter((c) => c.campaign_id === campaignId && c.run_key === runKey);
+  const shown = ({ claim: _, ...chunk }: HeldChunk): RunChunk => ({ ...chunk });
+
   const methods: CampaignRunPort = {
-    async claimDueCampaigns({ statuses, now, leaseUntil, claimToken, limit }) {
-      const due: CampaignRecord[] = [];
-      for (const c of deps.campaigns()) {
-        if (!statuses.includes(c.status) || !c.next_run_at || c.next_run_at > now) continue;
-        const claim = claims.get(c.id);
-        if (claim && claim.until >= now) continue;
-        due.push(c);
-      }
-      due.sort((a, b) => ((a.next_run_at as string) < (b.next_run_at as string) ? -1 : a.next_run_at === b.next_run_at ? (a.id < b.id ? -1 : 1) : 1));
-      return due.slice(0, limit).map((c) => {
-        claims.set(c.id, { token: claimToken, until: leaseUntil });
-        deps.setStatus(c, 'running');
-        c.updated_at = now;
-        return copy(c);
+    async startDueRuns({ now, limit, chunkSize, newId }) {
+      const due = [...deps.campaigns()].filter((c) => c.status === 'scheduled' && c.next_run_at !== null && c.next_run_at <= now).sort(byDueThenId);
+      return due.slice(0, limit).map((campaign) => {
+        const runKey = campaign.next_run_at as string;
+        if (runChunks(campaign.id, runKey).length === 0) {
+          const ids = [...deps.customersOf(campaign.company_uuid)].map((c) => c.id).sort();
+          const throughIds = ids.filter((_, i) => (i + 1) % chunkSize === 0 && i < ids.length - 1);
+          for (const [i, bounds] of chunkRanges(throughIds).entries()) {
+            const id = newId('chk');
+            chunks.set(id, {
+              id,
+              company_uuid: campaign.company_uuid,
+              campaign_id: campaign.id,
+              run_key: runKey,
+              seq: i + 1,
+              ...bounds,
+              done: false,
+              claim: null,
+            });
+          }
+        }
+        deps.setStatus(campaign, 'running');
+        campaign.updated_at = now;
+        return copy(campaign);
       });
     },
 
-    async nextCampaignDue(statuses, after) {
+    async nextCampaignDue(after) {
       let min: string | null = null;
       for (const c of deps.campaigns()) {
         const at = c.next_run_at;
-        if (at && at > after && statuses.includes(c.status) && (min === null || at < min)) min = at;
+        if (at && at > after && c.status === 'scheduled' && (min === null || at < min)) min = at;
       }
       return min;
     },
 
-    async extendCampaignClaim(id, claimToken, leaseUntil) {
-      const claim = claims.get(id);
-      if (claim?.token !== claimToken) return false;
-      claim.until = leaseUntil;
+    async claimChunks({ now, leaseUntil, claimToken, limit }) {
+      const claimed: ClaimedChunk[] = [];
+      const open = [...chunks.values()].filter((c) => !c.done && (c.claim === null || c.claim.until < now));
+      // The earliest runs first, and of those the first chunk of each before the second of any.
+      open.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq || (a.campaign_id < b.campaign_id ? -1 : 1)));
+      for (const chunk of open) {
+        if (claimed.length >= limit) break;
+        const campaign = deps.campaignById(chunk.campaign_id);
+        if (!campaign) continue;
+        chunk.claim = { token: claimToken, until: leaseUntil };
+        claimed.push({ ...shown(chunk), campaign: copy(campaign) });
+      }
+      return claimed;
+    },
+
+    async chunkCustomers(chunk) {
+      return [...deps.customersOf(chunk.company_uuid)]
+        .filter((c) => inChunk(c.id, chunk))
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map(copy);
+    },
+
+    async holdsChunk(chunkId, claimToken, now) {
+      const claim = chunks.get(chunkId)?.claim;
+      return claim?.token === claimToken && claim.until >= now;
+    },
+
+    async finishChunk(chunkId, claimToken) {
+      const chunk = chunks.get(chunkId);
+      if (!chunk || chunk.claim?.token !== claimToken) return false;
+      chunk.done = true;
+      chunk.claim = null;
       return true;
     },
 
-    async finishCampaignRun(id, claimToken, patch, now) {
-      const c = deps.campaignById(id);
-      if (!c || claims.get(id)?.token !== claimToken) return false;
-      claims.delete(id);
+    async releaseChunk(chunkId, claimToken) {
+      const chunk = chunks.get(chunkId);
+      if (chunk?.claim?.token === claimToken) chunk.claim = null;
+    },
+
+    async pendingChunks(campaignId, runKey) {
+      return runChunks(campaignId, runKey).filter((c) => !c.done).length;
+    },
+
+    async runTotals(campaignId, runKey) {
+      const counted = { sent: 0, failed: 0 };
+      for (const m of messages.values()) {
+        if (m.campaign_id !== campaignId || m.run_key !== runKey) continue;
+        if (m.status === 'failed') counted.failed++;
+        else if (m.status === 'sent' || m.status === 'delivered' || m.status === 'read') counted.sent++;
+      }
+      return counted;
+    },
+
+    async runningCampaigns(companyUuid) {
+      return [...deps.campaigns()].filter((c) => c.company_uuid === companyUuid && c.status === 'running').map(copy);
+    },
+
+    async finishRun(campaignId, runKey, patch, now) {
+      const c = deps.campaignById(campaignId);
+      if (c?.status !== 'running' || c.next_run_at !== runKey) return false;
       deps.setStatus(c, patch.status);
       c.next_run_at = patch.next_run_at;
       c.endDate = patch.endDate;
@@ -112,25 +191,16 @@ export function createMemoryCampaignRuns(deps: {
       }
     },
 
-    async listRunMessages(campaignId, runKey) {
-      return [...messages.values()].filter((m) => m.campaign_id === campaignId && m.run_key === runKey).map((m) => copy(m));
+    async listRunMessages(campaignId, runKey, customerIds) {
+      return customerIds.flatMap((customerId) => {
+        const id = byRunCustomer.get(`${campaignId}\u0000${runKey}\u0000${customerId}`);
+        const m = id && messages.get(id);
+        return m ? [copy(m)] : [];
+      });
     },
 
     async messageTotals(companyUuid) {
       return { ...(totals.get(companyUuid)?.company ?? noMessages()) };
-    },
-
-    async releaseExpiredCampaignClaims(companyUuid, now, status) {
-      let released = 0;
-      for (const c of deps.campaigns()) {
-        const claim = claims.get(c.id);
-        if (c.company_uuid !== companyUuid || c.status !== 'running' || !claim || claim.until >= now) continue;
-        claims.delete(c.id);
-        deps.setStatus(c, status);
-        c.updated_at = now;
-        released++;
-      }
-      return released;
     },
   };
   return {
@@ -142,10 +212,14 @@ export function createMemoryCampaignRuns(deps: {
       const { runs, ...counts } = c;
       return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null };
     },
+    /** Extends the leases of chunks held under `claimToken` that are not done. */
+    renew(claimToken: string, leaseUntil: string): void {
+      for (const chunk of chunks.values()) if (!chunk.done && chunk.claim?.token === claimToken) chunk.claim.until = leaseUntil;
+    },
     /** What it keeps, for the store's snapshots. */
-    state: { claims, messages, byRunCustomer, totals },
+    state: { chunks, messages, byRunCustomer, totals },
     clear() {
-      claims.clear();
+      chunks.clear();
       messages.clear();
       byRunCustomer.clear();
       totals.clear();

@@ -6,6 +6,7 @@ import { type MemoryState, newCompanyState, page } from './state.ts';
 /** The memory store's settings. */
 export function memorySettings(state: MemoryState): SettingsPort {
   return {
+    async ping() {},
     async getSetting(key) {
       return state.settings.get(key) ?? null;
     },

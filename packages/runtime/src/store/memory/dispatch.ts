@@ -2,7 +2,7 @@ import { copy } from '../copy.ts';
 import { takerSlot, type WriteLease } from '../shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
 
-type DispatchMethods = Pick<Store, 'claimDeliveries' | 'extendClaims' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
+type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
 
 /**
  * The dispatch half of the memory store, over its maps. `queued` is called for every new pending
@@ -47,13 +47,6 @@ export function createMemoryDispatch(maps: {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
         return claimed(d, claimToken) as ClaimedDelivery;
       });
-    },
-
-    async extendClaims(ids, claimToken, leaseUntil) {
-      for (const id of ids) {
-        const claim = claims.get(id);
-        if (claim?.token === claimToken) claim.until = leaseUntil;
-      }
     },
 
     async finishAttempts(finished, now) {
@@ -121,6 +114,10 @@ export function createMemoryDispatch(maps: {
       return null;
     },
     handOver: taker.handOver,
+    /** Extends the leases of pending deliveries held under `claimToken`. */
+    renew(claimToken: string, leaseUntil: string): void {
+      for (const [id, claim] of claims) if (claim.token === claimToken && pending.has(id)) claim.until = leaseUntil;
+    },
     forget(id: string) {
       pending.delete(id);
       claims.delete(id);

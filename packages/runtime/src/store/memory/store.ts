@@ -64,6 +64,7 @@ function newMemoryState(): MemoryState {
       }
       return undefined;
     },
+    customersOf: (companyUuid) => states.get(companyUuid)?.customers.values() ?? [],
     setStatus: (campaign, status) => {
       const company = states.get(campaign.company_uuid);
       if (!company || campaign.status === status) return;
@@ -73,7 +74,8 @@ function newMemoryState(): MemoryState {
     },
   });
   const dispatch = createMemoryDispatch({ deliveries: records.deliveries, endpoints: records.endpoints, events: records.events });
-  return { ...records, dispatch, runs, idempotency: createMemoryIdempotency(), tx: new MemoryJournal() };
+  const tx = new MemoryJournal();
+  return { ...records, dispatch, runs, idempotency: createMemoryIdempotency(tx), tx };
 }
 
 /** Every port of the memory store over `state` (every call outside a transaction), and `close`. */
@@ -88,6 +90,11 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
     ...state.dispatch.methods,
     ...state.runs.methods,
     ...state.idempotency.methods,
+    async renewLeases(claimToken, leaseUntil) {
+      state.dispatch.renew(claimToken, leaseUntil);
+      state.runs.renew(claimToken, leaseUntil);
+      state.idempotency.renew(claimToken, leaseUntil);
+    },
     async close() {
       state.dispatch.clear();
       state.idempotency.clear();

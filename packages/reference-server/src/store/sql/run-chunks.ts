@@ -1,0 +1,178 @@
+/**
+ * The SQL store's campaign runs in chunks: a due campaign's run planned as chunks of its company's
+ * customers by key, in one transaction that concurrent starters skip; chunks claimed under an
+ * instance's lease with `FOR UPDATE SKIP LOCKED`; a run ended once, by whoever finishes its last chunk.
+ */
+import { type CampaignRecord, type CampaignRunPort, type ClaimedChunk, type CustomerRecord, chunkRanges, type RunChunk } from '@engagekit/runtime/store';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { campaignFromRow } from './campaign-runs.ts';
+import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
+import { customerColumns } from './customers.ts';
+import { isoOrNull, type Row, rowsOf } from './raw.ts';
+import { campaignChunks, customers } from './schema.ts';
+
+type ChunkMethods = Pick<
+  CampaignRunPort,
+  | 'startDueRuns'
+  | 'nextCampaignDue'
+  | 'claimChunks'
+  | 'chunkCustomers'
+  | 'holdsChunk'
+  | 'finishChunk'
+  | 'releaseChunk'
+  | 'pendingChunks'
+  | 'runTotals'
+  | 'runningCampaigns'
+  | 'finishRun'
+>;
+
+function chunkFromRow(r: Row): RunChunk {
+  return {
+    id: r.id as string,
+    company_uuid: r.company_uuid as string,
+    campaign_id: r.campaign_id as string,
+    run_key: r.run_key as string,
+    seq: Number(r.seq),
+    after_id: (r.after_id as string | null) ?? null,
+    through_id: (r.through_id as string | null) ?? null,
+    done: r.done === true || r.done === 't',
+  };
+}
+
+/** Plans one campaign's run: its chunks (unless the run has them already), `chunkSize` customers each by key. */
+async function planRun(db: StoreDatabase, campaign: CampaignRecord, chunkSize: number, newId: (prefix: string) => string): Promise<void> {
+  const runKey = campaign.next_run_at as string;
+  // The ids that end a chunk: every chunkSize-th customer by id, but the last customer.
+  const ends = rowsOf(
+    await db.execute(sql`
+      SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn, count(*) OVER () AS n FROM customers WHERE company_uuid = ${campaign.company_uuid}) AS k
+       WHERE rn % ${chunkSize} = 0 AND rn < n ORDER BY id`),
+  ).map((r) => r.id as string);
+  const rows = chunkRanges(ends).map((range, i) => ({
+    id: newId('chk'),
+    company_uuid: campaign.company_uuid,
+    campaign_id: campaign.id,
+    run_key: runKey,
+    seq: i + 1,
+    ...range,
+  }));
+  await db.insert(campaignChunks).values(rows).onConflictDoNothing();
+}
+
+/** The campaign-run chunks of the SQL store on `conn`; `driver` for the transactions of a run's start. */
+export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 'transaction'> | undefined): ChunkMethods {
+  const { db } = conn;
+  const inTransaction = <T>(work: (tx: StoreDatabase) => Promise<T>) => (driver ? driver.transaction((tx) => work(tx.db)) : work(db));
+  return {
+    async startDueRuns({ now, limit, chunkSize, newId }) {
+      // One transaction: the due campaigns locked (those another starter holds skipped), planned, set running.
+      return inTransaction(async (tx) => {
+        const due = rowsOf(
+          await tx.execute(sql`
+            SELECT * FROM campaigns WHERE status = 'scheduled' AND next_run_at <= ${now}
+             ORDER BY next_run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`),
+        ).map(campaignFromRow);
+        for (const campaign of due) await planRun(tx, campaign, chunkSize, newId);
+        if (due.length === 0) return [];
+        const ids = due.map((c) => c.id);
+        const started = rowsOf(
+          await tx.execute(sql`UPDATE campaigns SET status = 'running', updated_at = ${now} WHERE id = any(${sql.param(ids)}::text[]) RETURNING *`),
+        ).map(campaignFromRow);
+        return started.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+      });
+    },
+
+    async nextCampaignDue(after) {
+      const [row] = rowsOf(await db.execute(sql`SELECT min(next_run_at) AS at FROM campaigns WHERE status = 'scheduled' AND next_run_at > ${after}`));
+      return isoOrNull(row?.at);
+    },
+
+    async claimChunks({ now, leaseUntil, claimToken, limit }) {
+      const chunks = rowsOf(
+        await db.execute(sql`
+          UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
+            FROM (SELECT id FROM campaign_chunks
+                   WHERE NOT done AND (claim_until IS NULL OR claim_until < ${now})
+                   ORDER BY run_key, seq, campaign_id
+                   LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
+           WHERE k.id = pick.id
+          RETURNING k.*`),
+      ).map(chunkFromRow);
+      if (chunks.length === 0) return [];
+      const ids = [...new Set(chunks.map((c) => c.campaign_id))];
+      const campaigns = new Map(
+        rowsOf(await db.execute(sql`SELECT * FROM campaigns WHERE id = any(${sql.param(ids)}::text[])`))
+          .map(campaignFromRow)
+          .map((c) => [c.id, c]),
+      );
+      const claimed: ClaimedChunk[] = [];
+      for (const chunk of chunks.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq))) {
+        const campaign = campaigns.get(chunk.campaign_id);
+        if (campaign) claimed.push({ ...chunk, campaign });
+      }
+      return claimed;
+    },
+
+    async chunkCustomers(chunk): Promise<CustomerRecord[]> {
+      const bounds = [eq(customers.company_uuid, chunk.company_uuid)];
+      if (chunk.after_id !== null) bounds.push(gt(customers.id, chunk.after_id));
+      if (chunk.through_id !== null) bounds.push(lte(customers.id, chunk.through_id));
+      return db
+        .select(customerColumns)
+        .from(customers)
+        .where(and(...bounds))
+        .orderBy(customers.id);
+    },
+
+    async holdsChunk(chunkId, claimToken, now) {
+      const rows = rowsOf(
+        await db.execute(sql`SELECT 1 FROM campaign_chunks WHERE id = ${chunkId} AND claim_token = ${claimToken} AND claim_until >= ${now} AND NOT done`),
+      );
+      return rows.length > 0;
+    },
+
+    async finishChunk(chunkId, claimToken) {
+      const rows = rowsOf(
+        await db.execute(sql`
+          UPDATE campaign_chunks SET done = true, claim_token = NULL, claim_until = NULL
+           WHERE id = ${chunkId} AND claim_token = ${claimToken} AND NOT done RETURNING id`),
+      );
+      return rows.length > 0;
+    },
+
+    async releaseChunk(chunkId, claimToken) {
+      await db.execute(sql`UPDATE campaign_chunks SET claim_token = NULL, claim_until = NULL WHERE id = ${chunkId} AND claim_token = ${claimToken}`);
+    },
+
+    async pendingChunks(campaignId, runKey) {
+      const [row] = rowsOf(
+        await db.execute(sql`SELECT count(*)::int AS n FROM campaign_chunks WHERE campaign_id = ${campaignId} AND run_key = ${runKey} AND NOT done`),
+      );
+      return Number(row?.n ?? 0);
+    },
+
+    async runTotals(campaignId, runKey) {
+      const [row] = rowsOf(
+        await db.execute(sql`
+          SELECT count(*) FILTER (WHERE status IN ('sent', 'delivered', 'read'))::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed
+            FROM messages WHERE campaign_id = ${campaignId} AND run_key = ${runKey}`),
+      );
+      return { sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0) };
+    },
+
+    async runningCampaigns(companyUuid) {
+      return rowsOf(await db.execute(sql`SELECT * FROM campaigns WHERE company_uuid = ${companyUuid} AND status = 'running' ORDER BY seq`)).map(
+        campaignFromRow,
+      );
+    },
+
+    async finishRun(campaignId, runKey, patch, now) {
+      const rows = rowsOf(
+        await db.execute(sql`
+          UPDATE campaigns SET status = ${patch.status}, next_run_at = ${patch.next_run_at}, end_date = ${patch.endDate}, updated_at = ${now}
+           WHERE id = ${campaignId} AND status = 'running' AND next_run_at = ${runKey}::timestamptz RETURNING id`),
+      );
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The database being unavailable, told apart from every other failure: the API answers it 503
+ * `database_unavailable` with `Retry-After` (the runtime's `StoreUnavailableError`), never 500.
+ */
+import { type Store, StoreUnavailableError } from '@engagekit/runtime/store';
+
+/** Seconds a caller is told to wait: long enough for a pool to drain or a server to come back, short enough to retry soon. */
+const RETRY_AFTER_S = 2;
+
+/** SQLSTATEs of a server that will not take the connection or lost it: too many clients, starting up or shutting down, connection exceptions (class 08). */
+const UNAVAILABLE_CODES = /^(53300|57P01|57P02|57P03|08...)$/;
+/** Socket errors of a server that cannot be reached. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
+/** node-postgres's messages for a pool that stayed full past its wait, a connection attempt that timed out, and a connection lost mid-query. */
+const POOL_MESSAGES =
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Connection terminated unexpectedly|Connection terminated)$/;
+
+/** Why `error` (or an error it was caused by, as drizzle wraps them) says the database is unavailable; undefined when it does not. */
+export function unavailableReason(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof StoreUnavailableError) return e.message;
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || SOCKET_CODES.has(code))) return `${code}: ${e.message}`;
+    if (POOL_MESSAGES.test(e.message)) return e.message;
+  }
+  return undefined;
+}
+
+/** `error` as a StoreUnavailableError when the database is unavailable, else as it was. */
+export function asUnavailable(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError) return error;
+  const reason = unavailableReason(error);
+  return reason === undefined ? error : new StoreUnavailableError(`The database is unavailable (${reason})`, { retryAfterS: RETRY_AFTER_S, cause: error });
+}
+
+/**
+ * The store with every method's failure passed through `asUnavailable`: a transaction's failure
+ * reaches its caller through `transaction`, so the methods of the store at the top are enough.
+ */
+export function reportingUnavailable(store: Store): Store {
+  const rethrow = (error: unknown) => {
+    throw asUnavailable(error);
+  };
+  const wrapped = Object.entries(store).map(([name, member]) => {
+    if (typeof member !== 'function') return [name, member];
+    const method = member as (...args: unknown[]) => unknown;
+    return [
+      name,
+      (...args: unknown[]) => {
+        const result = method.apply(store, args);
+        return result instanceof Promise ? result.catch(rethrow) : result;
+      },
+    ];
+  });
+  return Object.fromEntries(wrapped) as Store;
+}

@@ -1,0 +1,224 @@
+/**
+ * Campaign runs. When a campaign falls due, any instance starts its run: it plans the run as chunks
+ * of the company's customers, found by key (the store's `startDueRuns`), and sets the campaign
+ * `running`. Every instance then claims chunks under its lease and runs them: the template, rendered
+ * for each customer, sent through the channel, each message recorded before it is sent, so whoever
+ * records it is the only one who sends it. The instance that finishes the last chunk ends the run.
+ *
+ * After a crash, a dead instance's chunks are taken over once its lease runs out: a message it had
+ * handed to a provider outside the process (`sending`) is marked failed rather than sent twice; every
+ * other message it had recorded is sent.
+ */
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../context.ts';
+import type { IdGenerator } from '../ids.ts';
+import type { Leases } from '../leases.ts';
+import {
+  type CampaignRecord,
+  type ClaimedChunk,
+  type CompanyRecord,
+  type CustomerRecord,
+  exclusive,
+  type MessageOutcome,
+  type MessageRecord,
+  type Store,
+} from '../store/types.ts';
+import { afterRun } from './campaigns.ts';
+import type { ChannelAdapter } from './channel.ts';
+import { renderTemplate } from './render.ts';
+
+/** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
+export interface RunContext {
+  store: Store;
+  channel: ChannelAdapter;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  leases: Leases;
+  /** True once the instance is stopping: a chunk under way hands itself back. */
+  stopping: () => boolean;
+}
+
+const INTERRUPTED = 'interrupted: the run stopped while the provider had it; not sent again';
+
+/** Starts the runs of up to `limit` due campaigns, `chunkSize` customers to a chunk. */
+export function startDueRuns(run: RunContext, limit: number, chunkSize: number): Promise<CampaignRecord[]> {
+  return run.store.startDueRuns({ now: run.clock.now().toISOString(), limit, chunkSize, newId: run.ids.newId });
+}
+
+/** When the next campaign falls due after `after`; null when none is waiting. */
+export async function nextCampaignDue(store: Store, after: Date): Promise<Date | null> {
+  const at = await store.nextCampaignDue(after.toISOString());
+  return at === null ? null : new Date(at);
+}
+
+/** `items` in consecutive slices of at most `size` (size >= 1; Infinity gives one slice). */
+export function slices<T>(items: readonly T[], size: number): T[][] {
+  const step = Math.max(1, Math.floor(Math.min(size, items.length || 1)));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += step) out.push(items.slice(i, i + step));
+  return out;
+}
+
+/** A message to send: its record (new, or recorded earlier and never handed over) and whom it goes to. */
+interface Outbound {
+  record: MessageRecord;
+  customer: CustomerRecord;
+}
+
+/** A new message of the chunk's run to `customer`, pending, with the template rendered for them. */
+function newMessage(run: RunContext, chunk: ClaimedChunk, customer: CustomerRecord, now: string): MessageRecord {
+  return {
+    id: run.ids.newId('msg'),
+    company_uuid: chunk.company_uuid,
+    campaign_id: chunk.campaign_id,
+    customer_id: customer.id,
+    phone_number: customer.phoneNumber,
+    run_key: chunk.run_key,
+    status: 'pending',
+    error: null,
+    provider_message_id: null,
+    variables: renderTemplate(chunk.campaign.template_payload, customer).variables,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * What the chunk's customers need: a message of the run recorded for each who has none, the messages
+ * recorded before (a crash) and never handed over sent again, and those a provider had marked failed.
+ */
+async function resume(run: RunContext, chunk: ClaimedChunk, customers: CustomerRecord[]): Promise<{ toSend: Outbound[]; toRecord: CustomerRecord[] }> {
+  const earlier = await run.store.listRunMessages(
+    chunk.campaign_id,
+    chunk.run_key,
+    customers.map((c) => c.id),
+  );
+  const byCustomer = new Map(earlier.map((m) => [m.customer_id, m]));
+  const interrupted: MessageOutcome[] = earlier
+    .filter((m) => m.status === 'sending')
+    .map((m) => ({ id: m.id, status: 'failed', error: INTERRUPTED, provider_message_id: null }));
+  await run.store.updateMessages(interrupted, run.clock.now().toISOString());
+  const toSend: Outbound[] = [];
+  const toRecord: CustomerRecord[] = [];
+  for (const customer of customers) {
+    const m = byCustomer.get(customer.id);
+    if (!m) toRecord.push(customer);
+    else if (m.status === 'pending') toSend.push({ record: m, customer });
+  }
+  return { toSend, toRecord };
+}
+
+/** Sends messages through the channel (marked `sending` first when the channel hands them outside) and records their outcomes. */
+async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]): Promise<void> {
+  const { store, channel, clock } = run;
+  if (channel.external ?? true) {
+    await store.updateMessages(
+      messages.map(({ record }) => ({ id: record.id, status: 'sending', error: null, provider_message_id: null })),
+      clock.now().toISOString(),
+    );
+  }
+  const outcomes = await Promise.all(
+    messages.map(async ({ record, customer }): Promise<MessageOutcome> => {
+      const template = renderTemplate(chunk.campaign.template_payload, customer);
+      const result = await channel
+        .send({
+          to: customer.phoneNumber,
+          template,
+          key: `${chunk.campaign_id}:${chunk.run_key}:${customer.id}`,
+          campaignId: chunk.campaign_id,
+          runKey: chunk.run_key,
+          customerId: customer.id,
+        })
+        .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
+      return { id: record.id, status: result.status, error: result.error, provider_message_id: result.providerMessageId };
+    }),
+  );
+  await store.updateMessages(outcomes, clock.now().toISOString());
+}
+
+/** Records new messages of the run to `customers`; the ones this instance recorded (another may have recorded some), to send. */
+async function record(run: RunContext, chunk: ClaimedChunk, customers: CustomerRecord[]): Promise<Outbound[]> {
+  const now = run.clock.now().toISOString();
+  const fresh = customers.map((customer) => ({ record: newMessage(run, chunk, customer, now), customer }));
+  const inserted = await run.store.insertMessages(fresh.map((m) => m.record));
+  return fresh.filter((m) => inserted.has(m.record.id));
+}
+
+/** Before each slice: whether the chunk goes on, or is handed back (stopping) or lost (its lease ran out). */
+async function mayGoOn(run: RunContext, chunk: ClaimedChunk): Promise<'go' | 'released' | 'lost'> {
+  if (run.stopping()) {
+    await run.store.releaseChunk(chunk.id, run.leases.claimToken);
+    return 'released';
+  }
+  return (await run.store.holdsChunk(chunk.id, run.leases.claimToken, run.clock.now().toISOString())) ? 'go' : 'lost';
+}
+
+/**
+ * Runs a claimed chunk: a message to each of its customers, in slices of the channel's `inFlight`
+ * (one write records a slice, one its outcomes). Resolves to `done`, `released` (the instance is
+ * stopping: handed back undone) or `lost` (its lease ran out and another instance has it).
+ */
+export async function runChunk(run: RunContext, chunk: ClaimedChunk): Promise<'done' | 'released' | 'lost'> {
+  const size = run.channel.inFlight ?? 1;
+  const { toSend, toRecord } = await resume(run, chunk, await run.store.chunkCustomers(chunk));
+  for (const slice of slices(toSend, size)) {
+    const next = await mayGoOn(run, chunk);
+    if (next !== 'go') return next;
+    await send(run, chunk, slice);
+  }
+  for (const slice of slices(toRecord, size)) {
+    const next = await mayGoOn(run, chunk);
+    if (next !== 'go') return next;
+    await send(run, chunk, await record(run, chunk, slice));
+  }
+  return (await finishChunk(run, chunk)) ? 'done' : 'lost';
+}
+
+/**
+ * Marks the chunk done and, when it was the run's last, ends the run (in one transaction, the run
+ * locked: of two instances finishing the last two chunks at once, the second ends it). False when the
+ * chunk's lease was lost.
+ */
+async function finishChunk(run: RunContext, chunk: ClaimedChunk): Promise<boolean> {
+  const { store, clock, logger } = run;
+  return store.transaction(async (tx) => {
+    await tx.lock([exclusive(runLock(chunk.campaign_id))]);
+    if (!(await tx.finishChunk(chunk.id, run.leases.claimToken))) return false;
+    const ended = await endRunIfDone(tx, chunk.campaign, clock.now());
+    if (ended) logger.info({ campaign: chunk.campaign_id, runKey: chunk.run_key, ...ended }, 'campaign run finished');
+    return true;
+  });
+}
+
+/** The lock a run's end takes. */
+const runLock = (campaignId: string) => `campaign-run:${campaignId}`;
+
+/**
+ * Inside a transaction holding the run's lock: when no chunk of the campaign's current run is left,
+ * ends the run (afterRun) and says how it went; null otherwise.
+ */
+async function endRunIfDone(tx: Store, campaign: CampaignRecord, now: Date): Promise<{ sent: number; failed: number } | null> {
+  const runKey = campaign.next_run_at as string;
+  if ((await tx.pendingChunks(campaign.id, runKey)) > 0) return null;
+  const company = await tx.getCompany(campaign.company_uuid);
+  const totals = await tx.runTotals(campaign.id, runKey);
+  const ended = await tx.finishRun(campaign.id, runKey, afterRun(campaign, company?.timezone ?? 'UTC', runKey, now, totals), now.toISOString());
+  return ended ? totals : null;
+}
+
+/**
+ * Ends the company's runs whose chunks are all done but which are still `running` (a safety net for
+ * the agency's sync: the last chunk's transaction ends its run). Returns how many it ended.
+ */
+export async function endFinishedRuns(store: Store, company: CompanyRecord, now: Date): Promise<number> {
+  let ended = 0;
+  for (const campaign of await store.runningCampaigns(company.uuid)) {
+    const done = await store.transaction(async (tx) => {
+      await tx.lock([exclusive(runLock(campaign.id))]);
+      return endRunIfDone(tx, campaign, now);
+    });
+    if (done) ended++;
+  }
+  return ended;
+}
