@@ -22,15 +22,9 @@ export const timestamp = customType<{ data: string; driverData: string | Date }>
   fromDriver: (value) => pgTimestampToIso(value),
 });
 
-/** `2025-01-15 10:00:00.12+00`: date, time, up to three fraction digits (the columns keep milliseconds), UTC. */
-const UTC_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?\+00$/;
-
 /** Converts PostgreSQL's text output of a timestamptz (or a Date) to ISO-8601 UTC with milliseconds. */
 export function pgTimestampToIso(value: string | Date): string {
   if (value instanceof Date) return value.toISOString();
-  // The common case, a UTC session (`…+00`), is rearranged as text: parsing a Date per column costs more than the query.
-  const utc = UTC_TIMESTAMP.exec(value);
-  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0')}Z`;
   // `2025-01-15 10:00:00.123+00` -> `2025-01-15T10:00:00.123+00:00`, which Date parses everywhere.
   const normalized = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
   const date = new Date(normalized);
