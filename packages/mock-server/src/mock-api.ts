@@ -33,7 +33,7 @@ import { appRequest } from './internal/app-request.ts';
 import { type ChannelState, createMockChannel, type MessageOutcome, type MockChannel, type MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
-import { checkFault, createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError } from './internal/faults.ts';
+import { createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError, parseFault } from './internal/faults.ts';
 import { createJournal, type MockRequest, type RequestFilter } from './internal/journal.ts';
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
@@ -417,8 +417,8 @@ export function createMockApi(options: MockApiOptions = {}) {
      * @example mock.fail('getCampaignData', { delayMs: 2000 });
      */
     fail(operationId: OperationId, faultOptions: FaultOptions): Fault {
-      checkFault(operationId, faultOptions);
-      return faults.add(operationId, faultOptions);
+      const fault = parseFault({ ...faultOptions, operationId }, 'fail(): ');
+      return faults.add(fault.operationId, fault.options);
     },
     /** The faults still live. */
     faults: () => faults.list(),
@@ -541,7 +541,10 @@ export function createMockApi(options: MockApiOptions = {}) {
     {
       info: () => ({ company, adminToken, webhookSecret, baseUrl, orderBaseUrl, seed: seed ?? null }),
       reset: (o) => api.reset(o),
-      fail: (operationId, o) => api.fail(operationId as OperationId, o),
+      fail: (input) => {
+        const fault = parseFault(input);
+        return faults.add(fault.operationId, fault.options);
+      },
       faults: () => faults.list(),
       clearFaults: () => faults.clear(),
       state: (uuid) => api.state(uuid),
