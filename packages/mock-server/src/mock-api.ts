@@ -29,15 +29,14 @@ import {
   type Store,
   silentLogger,
 } from '@engagekit/runtime';
-import { appRequest } from './internal/app-request.ts';
 import { type ChannelState, createMockChannel, type MessageOutcome, type MockChannel, type MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';
 import { CONTROL_PREFIX, createControlApp } from './internal/control.ts';
 import { createFaults, delay, type Fault, type FaultOptions, faultCode, MockNetworkError, parseFault } from './internal/faults.ts';
 import { createJournal, type MockRequest, type RequestFilter } from './internal/journal.ts';
+import { createMockFetch } from './internal/mock-fetch.ts';
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
-import { textResponse } from './internal/text-response.ts';
 import { readyCompanyToken } from './internal/token.ts';
 import {
   createWebhookSink,
@@ -131,21 +130,6 @@ interface Generation {
   endpointMade: boolean;
 }
 
-/**
- * `answer`, or a rejection with the signal's reason if `signal` aborted before it came, as fetch rejects.
- * Only for requests that go straight to the app (no fault delays them): the app answers those in
- * process, waiting at most on WebCrypto's work on the thread pool (token signatures, hashes), so looking
- * at the signal when the answer comes rejects within microseconds of when listening for its abort event
- * would, without adding and removing a listener on the caller's signal for every call: that cost 3 to 6%
- * of the CPU time of an SDK call through `mock.fetch` (benchmark row mock.inprocess.vs-prism).
- */
-function followSignal(answer: Promise<Response>, signal: AbortSignal): Promise<Response> {
-  return answer.then(
-    (response) => (signal.aborted ? Promise.reject(signal.reason) : response),
-    (err: unknown) => Promise.reject(signal.aborted ? signal.reason : err),
-  );
-}
-
 /** A request's body as JSON; undefined when it is empty or not JSON. */
 async function jsonOf(request: Request): Promise<unknown> {
   const text = await request.text().catch(() => '');
@@ -227,7 +211,6 @@ export function createMockApi(options: MockApiOptions = {}) {
       onAnswered: ({ request, operationId, body, status, at }) => {
         if (!loading) journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at });
       },
-      respond: textResponse,
       // One app for the mock's life: each generation points it at its own store.
       app,
     });
@@ -305,11 +288,8 @@ export function createMockApi(options: MockApiOptions = {}) {
     return { request, path: url.pathname };
   }
 
-  /** Whether a URL may be for the control endpoints: any that mentions their prefix takes route()'s exact check. */
-  const mayBeControl = (url: string) => url.includes(CONTROL_PREFIX);
-
-  /** Faults, the control endpoints, then the app. */
-  async function route(incoming: Request): Promise<Response> {
+  /** Faults, the control endpoints, then the app. A fault's delay follows `signal`. */
+  async function route(incoming: Request, signal: AbortSignal = incoming.signal): Promise<Response> {
     const { request, path } =
       prefixed.length > 0 ? await toAppRequest(incoming, new URL(incoming.url)) : { request: incoming, path: new URL(incoming.url).pathname };
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
@@ -317,7 +297,7 @@ export function createMockApi(options: MockApiOptions = {}) {
       const operationId = matchOperation(request.method, path)?.operation.operationId;
       const fault = operationId && faults.take(operationId);
       if (operationId && fault) {
-        if (fault.delayMs) await delay(fault.delayMs, request.signal);
+        if (fault.delayMs) await delay(fault.delayMs, signal);
         // A request a fault answers is in the journal too; one only delayed goes on to the app, which logs it.
         if (fault.network || fault.status) {
           const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await jsonOf(request);
@@ -335,45 +315,16 @@ export function createMockApi(options: MockApiOptions = {}) {
     const status = fault.status as NonNullable<FaultOptions['status']>;
     const message = fault.message ?? `Simulated failure (engagekit mock): ${operationId} answered ${status}`;
     const headers = status === 429 || status === 503 ? { 'retry-after': String(fault.retryAfter ?? 0) } : undefined;
-    return errorAnswer(
-      new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }),
-      requestIdOf(request, current.ids),
-      textResponse,
-    );
+    return errorAnswer(new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }), requestIdOf(request, current.ids));
   }
 
-  /** Whether a request to `url` goes straight to the app: no data loading, no faults, no base URL path prefix, no control call. */
-  const straightToApp = (url: string) => !loading && faults.size === 0 && prefixed.length === 0 && !mayBeControl(url);
-
-  /** The app's answer to `request`, a synchronous throw turned into a rejection. */
-  function toApp(request: Request): Promise<Response> {
-    try {
-      return Promise.resolve(current.runtime.app.fetch(request));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  /** Every request: waits for sample data, when some is loading. `signal`: the caller's, when it is not the request's own (`mock.fetch`). */
+  function handle(request: Request, signal?: AbortSignal): Promise<Response> {
+    if (loading) return dataLoad.catch(() => {}).then(() => route(request, signal));
+    return route(request, signal);
   }
 
-  /** Every request: waits for sample data, when some is loading. */
-  function handle(request: Request): Promise<Response> {
-    if (loading) return dataLoad.catch(() => {}).then(() => route(request));
-    return straightToApp(request.url) ? toApp(request) : route(request);
-  }
-
-  const fetch: MockFetch = (input, init) => {
-    if (typeof input === 'string' && !/^[a-z][a-z0-9+.-]*:/i.test(input)) input = `${baseUrl}${input.startsWith('/') ? '' : '/'}${input}`;
-    if (input instanceof Request && init === undefined) return handle(input);
-    const signal = init?.signal;
-    // The app never reads a request's signal, and a Request that follows one costs undici more than the
-    // app's own work. So a request the app answers at once goes without it, and the answer follows the
-    // signal instead, rejecting with its reason as fetch does (the app finishes in the background, as a
-    // server does when its client hangs up). Faults' delays do follow the signal: those requests keep it.
-    if (signal && straightToApp(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)) {
-      if (signal.aborted) return Promise.reject(signal.reason);
-      return followSignal(toApp(appRequest(input, init)), signal);
-    }
-    return handle(new Request(input, init));
-  };
+  const fetch: MockFetch = createMockFetch(baseUrl, handle);
 
   /** The in-process endpoint, made on first use when the options asked for none. */
   function ensureEndpoint() {
@@ -401,7 +352,7 @@ export function createMockApi(options: MockApiOptions = {}) {
      */
     fetch,
     /** The mock as a `Request -> Response` handler (what MSW, the service worker and HTTP mode call). */
-    handle,
+    handle: handle as (request: Request) => Promise<Response>,
     /** Resolves when the `data` option has been loaded (at once without one); rejects if it was refused. */
     get ready(): Promise<void> {
       return dataLoad;
