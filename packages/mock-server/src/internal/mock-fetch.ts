@@ -1,4 +1,4 @@
-import type { MockFetch } from '../mock-api.ts';
+import type { MockFetch } from '../mock-options.ts';
 
 /** A URL with a scheme; anything else `mock.fetch` takes as a path under the base URL. */
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
