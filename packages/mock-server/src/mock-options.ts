@@ -14,7 +14,11 @@ export const DEFAULT_ADMIN_TOKEN = 'engagekit-mock-admin-token';
 /** The key the mock signs company tokens with unless you choose another; a mock token is worth nothing anywhere else. */
 export const DEFAULT_JWT_SECRET = 'engagekit-mock-jwt-secret-not-for-production';
 
-/** Seconds before each webhook attempt: fast, so a test sees a retry within a second. */
+/**
+ * The mock's setting of the runtime's webhook `retrySchedule`: seconds before each attempt, fast, so a
+ * test sees a retry within a second. The runtime's own schedule (`DEFAULT_RETRY_SCHEDULE`, what the
+ * reference server retries on) is not the mock's; `webhooks.retrySchedule` replaces this one.
+ */
 export const MOCK_RETRY_SCHEDULE = [0, 0.1, 0.3, 1];
 
 /** Options of the mock; every one has a default. */
@@ -45,7 +49,7 @@ export interface MockApiOptions {
   /**
    * Register a webhook endpoint for the company at start and after every reset: to `url` (a receiver
    * you run, reached with the global fetch) or, without `url`, in-process to `onWebhook()` listeners.
-   * Signed with `secret` (default `MOCK_WEBHOOK_SECRET`); retried on `retrySchedule` (default `MOCK_RETRY_SCHEDULE`).
+   * Signed with `secret` (default `MOCK_WEBHOOK_SECRET`); retried on `retrySchedule` (the mock's is `MOCK_RETRY_SCHEDULE`).
    * `onWebhook` is a listener that, unlike those `mock.onWebhook()` adds, survives `reset()`.
    */
   webhooks?: { url?: string; events?: EventType[]; secret?: string; retrySchedule?: number[]; onWebhook?: WebhookListener };
