@@ -4,6 +4,7 @@
  */
 import { matchOperation, type OperationId } from '@engagekit/contract';
 import { errorAnswer, HttpError, requestIdOf } from '@engagekit/runtime';
+import { getPath } from 'hono/utils/url';
 import type { MockClock } from './clock.ts';
 import { CONTROL_PREFIX } from './control.ts';
 import { type createFaults, delay, type FaultOptions, faultCode, MockNetworkError } from './faults.ts';
@@ -39,7 +40,9 @@ export function createRouter(parts: RouterParts) {
 
   /** Faults, the control endpoints, then the app. A fault's delay follows `signal`. */
   async function route(incoming: Request, signal: AbortSignal = incoming.signal): Promise<Response> {
-    const { request, path } = await underBase(incoming, prefixed);
+    const request = await underBase(incoming, prefixed);
+    // The path as the app routes on it: faults match the operation the app would answer.
+    const path = getPath(request);
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
     const operationId = faults.size > 0 ? matchOperation(request.method, path)?.operation.operationId : undefined;
     const fault = operationId && faults.take(operationId);
@@ -77,19 +80,17 @@ export function createRouter(parts: RouterParts) {
   return { route, handle };
 }
 
-/** `request` with a base URL's path prefix taken off its URL, and the path the app routes on. */
-async function underBase(request: Request, prefixed: Base[]): Promise<{ request: Request; path: string }> {
+/** `request` with a base URL's path prefix taken off its URL. */
+async function underBase(request: Request, prefixed: Base[]): Promise<Request> {
+  if (prefixed.length === 0) return request;
   const url = new URL(request.url);
   for (const base of prefixed) {
     if (url.origin !== base.origin || !(url.pathname === base.prefix || url.pathname.startsWith(`${base.prefix}/`))) continue;
     const path = url.pathname.slice(base.prefix.length) || '/';
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    return {
-      request: new Request(`${url.origin}${path}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal }),
-      path,
-    };
+    return new Request(`${url.origin}${path}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal });
   }
-  return { request, path: url.pathname };
+  return request;
 }
 
 /** A request's body as JSON; undefined when it is empty or not JSON. */
