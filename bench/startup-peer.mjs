@@ -1,4 +1,4 @@
-// The peer of `mock.startup.vs-node-http`: a bare node:http server on PORT answering every request with
+// The peer of `mock.startup.vs-node-http` and `mock.http.cpu.vs-node-http`: a bare node:http server on PORT answering every request with
 // PEER_BODY, as an ES module like the mock's command. Plain JavaScript: nothing to strip or compile first.
 import { createServer } from 'node:http';
 

@@ -1,9 +1,11 @@
 /** The control API's OpenAPI document: it describes every control route, and the OpenAPI linters pass it. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { jsonSchemaOf } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
 import { createControlApp } from '../src/internal/control.ts';
 import { controlDocument, documentedControlRoutes } from '../src/internal/control-document.ts';
+import { FaultBody } from '../src/internal/faults.ts';
 import { createMockApi } from '../src/mock-api.ts';
 
 const CONTRACT = new URL('../../contract/', import.meta.url).pathname;
@@ -25,6 +27,13 @@ describe('the control API document', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(document);
     await mock.close();
+  });
+
+  it('documents the body of POST /__mock/fail with the rule fail() checks faults by', () => {
+    const { $schema: _, ...faultBody } = jsonSchemaOf(FaultBody);
+    const paths = controlDocument().paths as Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    expect(paths['/__mock/fail']?.post.requestBody.content['application/json']?.schema).toEqual(faultBody);
+    expect(faultBody).toMatchObject({ properties: { status: { enum: [400, 401, 403, 404, 405, 409, 413, 415, 429, 500, 503] } } });
   });
 
   it('passes redocly and spectral with the rules the API document passes', () => {

@@ -94,3 +94,34 @@ describe('fail()', () => {
     expect(() => mock.fail('addOrder', { status: 500, times: 0 })).toThrow(/times must be at least 1/);
   });
 });
+
+describe('POST /__mock/fail', () => {
+  const post = (body: unknown) => mock.fetch('/__mock/fail', { method: 'POST', body: JSON.stringify(body) });
+
+  it('refuses what fail() refuses, in the same words', async () => {
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ operationId: 'nope', status: 500 }, /^"nope" is not an operationId of the contract. Use one of: sync, /],
+      [{ operationId: 'addOrder', status: 418 }, /^status 418 is not an error status of the contract/],
+      [{ operationId: 'addOrder' }, /^give a status/],
+      [{ operationId: 'addOrder', status: 500, times: 0 }, /^times must be at least 1/],
+      [{ operationId: 'addOrder', delayMs: -5 }, /^delayMs must be a number of milliseconds >= 0/],
+      [{ status: 500 }, /^operationId is required/],
+    ];
+    for (const [body, words] of refused) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      const { message } = (await res.json()) as { message: string };
+      expect(message).toMatch(words);
+      expect(() => mock.fail(body.operationId as never, body)).toThrow(`fail(): ${message}`);
+    }
+    expect(mock.faults()).toEqual([]);
+  });
+
+  it('stands until cleared with "times": null, as fail() does with Infinity', async () => {
+    const res = await post({ operationId: 'addOrder', status: 503, times: null });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ operationId: 'addOrder', status: 503, times: null, remaining: null });
+    for (let i = 0; i < 3; i++) expect((await addOrder('T')).status).toBe(503);
+    expect(mock.faults()).toMatchObject([{ operationId: 'addOrder', times: Number.POSITIVE_INFINITY, hits: 3 }]);
+  });
+});

@@ -319,6 +319,32 @@ describe('limits and targets', () => {
     await vi.waitFor(async () => expect((await mock.state()).campaigns.map((c) => c.name)).toEqual(['signalled', 'aborted in flight']));
   });
 
+  it('follows the signal of a Request it is given, as fetch does', async () => {
+    const mock = mockWith();
+    const controller = new AbortController();
+    const request = new Request(`${mock.baseUrl}/agency/createCampaign?uuid=${mock.company.uuid}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.company.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(campaignBody('from a Request')),
+      signal: controller.signal,
+    });
+    const pending = mock.fetch(request);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('answers with Responses of the platform, through fetch and handle alike', async () => {
+    const mock = mockWith({ baseUrl: 'https://api.example.test/v1' });
+    const answers = [
+      await mock.fetch('/api/v2/health'),
+      await mock.fetch('/agency/getCampaignData'),
+      await mock.handle(new Request('https://api.example.test/v1/api/v2/health')),
+      await mock.fetch('/__mock/faults'),
+    ];
+    for (const res of answers) expect(Object.getPrototypeOf(res)).toBe(Response.prototype);
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 200, 200]);
+  });
+
   it('uses the clock it is given for what it writes', async () => {
     const clock = createManualClock(new Date('2026-03-01T12:00:00.000Z'));
     const mock = mockWith({ clock });

@@ -3,7 +3,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
-import { CORS_HEADERS, errorAnswer, PREFLIGHT_HEADERS, webResponse } from './http/answer.ts';
+import { CORS_HEADERS, errorAnswer, PREFLIGHT_HEADERS } from './http/answer.ts';
 import { createTokenService } from './http/auth.ts';
 import { createCompanyCache } from './http/company-cache.ts';
 import { HttpError } from './http/errors.ts';
@@ -56,7 +56,6 @@ export function createApp(deps: AppDeps) {
   const nowMs = () => clock.now().getTime();
   let company = createCompanyCache(store, nowMs);
   const onAnswered = deps.onAnswered;
-  const respond = deps.respond ?? webResponse;
 
   const newId = (prefix: string) => ids.newId(prefix);
   /** What the steps of a request and its handler get about it. */
@@ -74,7 +73,6 @@ export function createApp(deps: AppDeps) {
       now,
       write: new RequestWrite(newId, now),
       ids,
-      respond,
     };
   };
 
@@ -112,21 +110,21 @@ export function createApp(deps: AppDeps) {
       allow.length > 0 && !allow.includes(c.req.method)
         ? new HttpError(405, `Method ${c.req.method} is not allowed on ${path}; use ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } })
         : new HttpError(404, `No route for ${c.req.method} ${path}`);
-    return errorAnswer(error, c.get('requestId'), respond);
+    return errorAnswer(error, c.get('requestId'));
   });
 
   // The one answer to every error: its envelope for an HttpError, else a logged 500 that says nothing internal.
   app.onError((err, c) => {
     const requestId = c.get('requestId') ?? requestIdOf(c.req.raw, ids);
-    if (err instanceof HttpError) return errorAnswer(err, requestId, respond);
+    if (err instanceof HttpError) return errorAnswer(err, requestId);
     if (isStoreUnavailable(err)) {
       logger.warn({ err, requestId }, 'the database is unavailable');
       const retryAfter = String(err.retryAfterS);
       const message = `Service unavailable: the database is unavailable; retry in ${retryAfter} s`;
-      return errorAnswer(new HttpError(503, message, { code: 'database_unavailable', headers: { 'retry-after': retryAfter } }), requestId, respond);
+      return errorAnswer(new HttpError(503, message, { code: 'database_unavailable', headers: { 'retry-after': retryAfter } }), requestId);
     }
     logger.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, 'unhandled error');
-    return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId, respond);
+    return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId);
   });
   return Object.assign(app, {
     /**

@@ -1,6 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Clock } from './clock.ts';
-import type { Respond } from './http/answer.ts';
 import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
@@ -67,8 +66,6 @@ export interface AppDeps {
   pages?: ((app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>) => void) | undefined;
   /** Hears of every API request once answered (the mock's request journal). /openapi.json and the pages are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
-  /** Makes the Response of every JSON answer (`webResponse` by default; the in-process mock keeps the text). */
-  respond?: Respond | undefined;
 }
 
 /** What a handler gets about the request it serves. */
@@ -86,6 +83,4 @@ export interface RequestContext {
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;
-  /** Makes the Response of the request's JSON answer (`AppDeps.respond`). */
-  respond: Respond;
 }

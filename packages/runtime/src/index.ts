@@ -13,7 +13,7 @@ export { DEMO_COMPANY } from './demo-company.ts';
 export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './domain/channel.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
-export { type AnswerOptions, errorAnswer, jsonAnswer, type Respond, webResponse } from './http/answer.ts';
+export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export { type CompanyClaims, type CompanyTokenClaims, createTokenService, hashToken, signCompanyToken, type TokenService } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { MockNetworkError } from '../internal/faults.ts';
 import { type MockData, MockDataError, parseMockData } from '../internal/sample-data.ts';
-import { TextResponse } from '../internal/text-response.ts';
 import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi } from '../mock-api.ts';
 import type { ServeOptions } from './options.ts';
 
@@ -47,7 +46,7 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
     fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
       if (!mock) return new Response('The mock is starting.', { status: 503, headers: { 'retry-after': '1' } });
       try {
-        return TextResponse.toRuntime(await mock.handle(request));
+        return await mock.handle(request);
       } catch (e) {
         if (e instanceof MockNetworkError) {
           env.incoming.socket.destroy();

@@ -1,10 +1,12 @@
 /**
  * The OpenAPI 3.1 document of the control endpoints under `/__mock`, served at `/__mock/openapi.json`
  * and shipped as `dist/control-openapi.json`: a partner in any language can drive the mock with a
- * client generated from it. The schemas come from zod (the contract's request bodies for sample data).
+ * client generated from it. The schemas come from zod: the contract's request bodies for sample data,
+ * and the rule `mock.fail()` checks a fault by (`FaultBody`).
  */
-import { DateTime, ErrorResponse, jsonSchemaOf, operations } from '@engagekit/contract';
+import { DateTime, ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
 import * as z from 'zod';
+import { FaultBody } from './faults.ts';
 import { MockDataSchema } from './sample-data.ts';
 
 const OUTCOMES = ['sent', 'delivered', 'read', 'failed'] as const;
@@ -17,16 +19,6 @@ const Info = z.looseObject({
   baseUrl: z.string(),
   orderBaseUrl: z.string(),
   seed: Seed.nullable(),
-});
-const FaultBody = z.object({
-  operationId: z.enum(Object.keys(operations) as [string, ...string[]]).meta({ description: 'The contract operation the fault hits.' }),
-  status: z.number().int().optional().meta({ description: 'Answer with this error status and the standard envelope; omit for latency alone.', example: 503 }),
-  times: z.number().int().min(1).nullable().optional().meta({ description: 'Calls it hits (default 1); null until cleared.' }),
-  delayMs: z.number().min(0).optional().meta({ description: 'Hold each hit call this long first.' }),
-  message: z.string().optional(),
-  code: z.string().optional(),
-  retryAfter: z.number().min(0).optional().meta({ description: 'Retry-After seconds on a 429 or 503 (default 0).' }),
-  network: z.boolean().optional().meta({ description: 'Drop the connection instead of answering.' }),
 });
 const Fault = z.looseObject({ operationId: z.string(), remaining: z.number().nullable() });
 const Clock = z.object({

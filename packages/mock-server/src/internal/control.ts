@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { MessageOutcome, MockMessage } from './channel.ts';
 import type { MockClock } from './clock.ts';
 import { controlDocument } from './control-document.ts';
-import type { Fault, FaultOptions } from './faults.ts';
+import type { Fault } from './faults.ts';
 import type { MockRequest, RequestFilter } from './journal.ts';
 import type { LoadedData, MockData } from './sample-data.ts';
 import type { MockState } from './state.ts';
@@ -17,7 +17,8 @@ export const CONTROL_PREFIX = '/__mock';
 export interface ControlTarget {
   info(): Record<string, unknown>;
   reset(options?: { seed?: number | string }): Promise<void>;
-  fail(operationId: string, options: FaultOptions): Fault;
+  /** Registers a fault from a request's body (checked by `FaultBody`). */
+  fail(input: unknown): Fault;
   faults(): unknown[];
   clearFaults(): void;
   state(companyUuid?: string): Promise<MockState>;
@@ -42,6 +43,21 @@ class ControlInputError extends Error {}
 
 const envelope = (message: string, data: unknown) => ({ success: true, message, data });
 
+/** A Hono app whose routes are under `/__mock`. */
+const controlHono = () => new Hono().basePath(CONTROL_PREFIX);
+type ControlApp = ReturnType<typeof controlHono>;
+
+/** A control call's JSON body; `{}` when it is empty. */
+async function bodyOf<T>(req: Request): Promise<T> {
+  const text = await req.text();
+  if (!text.trim()) return {} as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ControlInputError('The body must be JSON.');
+  }
+}
+
 /**
  * The control endpoints under `/__mock` (no token: the mock listens on loopback):
  * `GET /__mock` (company, tokens, webhook secret), `POST /__mock/reset` `{ seed? }`,
@@ -55,36 +71,31 @@ const envelope = (message: string, data: unknown) => ({ success: true, message, 
  * describes them all (internal/control-document.ts).
  */
 export function createControlApp(target: ControlTarget, requestIdOf: (request: Request) => string) {
-  const app = new Hono().basePath(CONTROL_PREFIX);
-
-  const body = async <T>(req: Request): Promise<T> => {
-    const text = await req.text();
-    if (!text.trim()) return {} as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new ControlInputError('The body must be JSON.');
-    }
-  };
-
-  app.get('/', (c) => c.json(envelope('engagekit mock', target.info())));
+  const app = controlHono();
   let document: Record<string, unknown> | undefined;
+  app.get('/', (c) => c.json(envelope('engagekit mock', target.info())));
   app.get('/openapi.json', (c) => {
     document ??= controlDocument();
     return c.json(document);
   });
+  stateRoutes(app, target);
+  timeRoutes(app, target);
+  journalRoutes(app, target);
+  snapshotRoutes(app, target);
+  answerErrors(app, requestIdOf);
+  return app;
+}
+
+/** Reset, faults, sample data, state and the webhook log. */
+function stateRoutes(app: ControlApp, target: ControlTarget) {
   app.post('/reset', async (c) => {
-    const { seed } = await body<{ seed?: number | string }>(c.req.raw);
+    const { seed } = await bodyOf<{ seed?: number | string }>(c.req.raw);
     if (seed !== undefined && typeof seed !== 'number' && typeof seed !== 'string') throw new ControlInputError('seed must be a number or a string.');
     await target.reset(seed === undefined ? {} : { seed });
     return c.json(envelope('The mock was reset.', target.info()));
   });
   app.post('/fail', async (c) => {
-    const { operationId, ...options } = await body<FaultOptions & { operationId?: string; times?: number | null }>(c.req.raw);
-    if (typeof operationId !== 'string') throw new ControlInputError('operationId is required, e.g. { "operationId": "addOrder", "status": 503 }.');
-    // JSON has no Infinity: `"times": null` means "until cleared".
-    const times = options.times === null ? Number.POSITIVE_INFINITY : options.times;
-    const fault = target.fail(operationId, { ...options, ...(times !== undefined ? { times } : {}) });
+    const fault = target.fail(await bodyOf<unknown>(c.req.raw));
     return c.json(envelope('Fault registered.', { operationId: fault.operationId, ...fault.options, remaining: fault.remaining }), 201);
   });
   app.get('/faults', (c) => c.json(envelope('Active faults.', target.faults())));
@@ -92,7 +103,7 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     target.clearFaults();
     return c.json(envelope('Faults cleared.', []));
   });
-  app.post('/seed', async (c) => c.json(envelope('Sample data loaded.', await target.seed(await body<MockData>(c.req.raw))), 201));
+  app.post('/seed', async (c) => c.json(envelope('Sample data loaded.', await target.seed(await bodyOf<MockData>(c.req.raw))), 201));
   app.get('/state', async (c) => c.json(envelope('Mock state.', await target.state(c.req.query('uuid')))));
   app.get('/webhooks', (c) =>
     c.json(
@@ -106,11 +117,14 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     target.clearWebhooks();
     return c.json(envelope('Webhook log cleared.', []));
   });
+}
 
+/** The clock, the channel's outcomes and the messages sent. */
+function timeRoutes(app: ControlApp, target: ControlTarget) {
   const clockView = () => ({ now: target.clock.now().toISOString(), manual: target.clock.manual });
   app.get('/clock', (c) => c.json(envelope('The mock clock.', clockView())));
   app.post('/clock', async (c) => {
-    const { set, advance } = await body<{ set?: string | number; advance?: string | number }>(c.req.raw);
+    const { set, advance } = await bodyOf<{ set?: string | number; advance?: string | number }>(c.req.raw);
     if (set === undefined && advance === undefined) throw new ControlInputError('Give set (a time) or advance (a duration such as "2h"), or both.');
     if (set !== undefined) target.clock.set(set);
     if (advance !== undefined) await target.clock.advance(advance);
@@ -118,7 +132,7 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
   });
   app.get('/channel', (c) => c.json(envelope('Channel outcomes set.', { outcomes: target.channel.outcomes() })));
   app.post('/channel/outcomes', async (c) => {
-    const { phoneNumber, status, reason } = await body<{ phoneNumber?: string; status?: MessageOutcome; reason?: string }>(c.req.raw);
+    const { phoneNumber, status, reason } = await bodyOf<{ phoneNumber?: string; status?: MessageOutcome; reason?: string }>(c.req.raw);
     if (typeof phoneNumber !== 'string') throw new ControlInputError('phoneNumber is required: a phone number, or "*" for every number.');
     target.channel.outcome(phoneNumber, status as MessageOutcome, reason === undefined ? {} : { reason });
     return c.json(envelope('Channel outcome set.', { outcomes: target.channel.outcomes() }), 201);
@@ -131,6 +145,10 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     const campaignId = c.req.query('campaignId');
     return c.json(envelope('Messages sent.', target.messages(campaignId === undefined ? {} : { campaignId })));
   });
+}
+
+/** The request journal. */
+function journalRoutes(app: ControlApp, target: ControlTarget) {
   app.get('/requests', (c) => {
     const operationId = c.req.query('operationId');
     const since = c.req.query('since');
@@ -142,8 +160,10 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     target.clearRequests();
     return c.json(envelope('Request journal cleared.', []));
   });
+}
 
-  // Snapshots stay in the process, by id, for as long as it runs.
+/** Snapshots, kept in the process by id for as long as it runs. */
+function snapshotRoutes(app: ControlApp, target: ControlTarget) {
   const snapshots = new Map<string, unknown>();
   app.post('/snapshot', (c) => {
     const id = `snap_${snapshots.size + 1}`;
@@ -151,7 +171,7 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     return c.json(envelope('Snapshot taken.', { id }), 201);
   });
   app.post('/restore', async (c) => {
-    const { id } = await body<{ id?: string }>(c.req.raw);
+    const { id } = await bodyOf<{ id?: string }>(c.req.raw);
     const snapshot = typeof id === 'string' ? snapshots.get(id) : undefined;
     if (snapshot === undefined) {
       throw new ControlInputError(
@@ -161,7 +181,10 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     await target.restore(snapshot);
     return c.json(envelope('Snapshot restored.', { id }));
   });
+}
 
+/** A 404 naming every control endpoint, a 400 for bad input, a 500 for the rest: all in the API's error envelope. */
+function answerErrors(app: ControlApp, requestIdOf: (request: Request) => string) {
   app.notFound((c) =>
     errorAnswer(
       new HttpError(
@@ -179,5 +202,4 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
     const bad = err instanceof ControlInputError || err instanceof TypeError || err.name === 'MockDataError';
     return errorAnswer(new HttpError(bad ? 400 : 500, err.message), requestIdOf(c.req.raw));
   });
-  return app;
 }

@@ -1,4 +1,5 @@
-import { type ErrorStatus, errorCodes, isOperationId, type OperationId, operationIds } from '@engagekit/contract';
+import { type ErrorStatus, errorCodes, type OperationId, operationIds } from '@engagekit/contract';
+import * as z from 'zod';
 
 /** What `fail()` takes: an error answer, a dropped connection, latency, or latency then one of those. */
 export interface FaultOptions {
@@ -44,19 +45,66 @@ interface Entry {
   remaining: number;
 }
 
-/** Checks `fail()` input and says what is wrong in a sentence a person can act on. */
-export function checkFault(operationId: string, options: FaultOptions): asserts operationId is OperationId {
-  if (!isOperationId(operationId)) {
-    throw new TypeError(`fail(): "${operationId}" is not an operationId of the contract. Use one of: ${operationIds.join(', ')}.`);
-  }
-  if (options.status !== undefined && !Object.hasOwn(errorCodes, options.status)) {
-    throw new TypeError(`fail(): status ${options.status} is not an error status of the contract. Use one of: ${Object.keys(errorCodes).join(', ')}.`);
-  }
-  if (options.times !== undefined && !(options.times >= 1)) throw new TypeError('fail(): times must be at least 1 (or Infinity).');
-  if (options.delayMs !== undefined && !(options.delayMs >= 0)) throw new TypeError('fail(): delayMs must be a number of milliseconds >= 0.');
-  if (options.status === undefined && !options.network && options.delayMs === undefined) {
-    throw new TypeError('fail(): give a status (an error answer), network: true (a dropped connection) or delayMs (latency).');
-  }
+const ERROR_STATUSES = Object.keys(errorCodes).map(Number) as ErrorStatus[];
+const TIMES = 'times must be at least 1 (or Infinity; null in JSON).';
+const DELAY = 'delayMs must be a number of milliseconds >= 0.';
+const RETRY_AFTER = 'retryAfter must be a number of seconds >= 0.';
+
+/**
+ * A fault as `mock.fail(operationId, options)` and `POST /__mock/fail` take it: the one rule for both,
+ * and the schema `/__mock/openapi.json` documents. Each message says what to give instead.
+ */
+export const FaultBody = z
+  .object(
+    {
+      operationId: z
+        .enum(operationIds as [OperationId, ...OperationId[]], {
+          error: (issue) =>
+            issue.input === undefined
+              ? 'operationId is required, e.g. { "operationId": "addOrder", "status": 503 }.'
+              : `${JSON.stringify(issue.input)} is not an operationId of the contract. Use one of: ${operationIds.join(', ')}.`,
+        })
+        .meta({ description: 'The contract operation the fault hits.' }),
+      status: z
+        .literal(ERROR_STATUSES, {
+          error: (issue) => `status ${JSON.stringify(issue.input)} is not an error status of the contract. Use one of: ${ERROR_STATUSES.join(', ')}.`,
+        })
+        .optional()
+        .meta({ description: 'Answer with this error status and the standard envelope; omit for latency alone.', example: 503 }),
+      // JSON has no Infinity: a fault that stands until cleared is `times: Infinity` in JavaScript, `"times": null` in JSON.
+      times: z
+        .preprocess((v) => (v === Number.POSITIVE_INFINITY ? null : v), z.int({ error: TIMES }).min(1, { error: TIMES }).nullable())
+        .transform((v) => v ?? Number.POSITIVE_INFINITY)
+        .optional()
+        .meta({ description: 'Calls it hits (default 1); null until cleared.' }),
+      delayMs: z.number({ error: DELAY }).min(0, { error: DELAY }).optional().meta({ description: 'Hold each hit call this long first.' }),
+      message: z.string({ error: 'message must be a string.' }).optional().meta({ description: "The envelope's message." }),
+      code: z
+        .string({ error: 'code must be a string.' })
+        .optional()
+        .meta({ description: "The envelope's code (default: the contract's code for the status)." }),
+      retryAfter: z
+        .number({ error: RETRY_AFTER })
+        .min(0, { error: RETRY_AFTER })
+        .optional()
+        .meta({ description: 'Retry-After seconds on a 429 or 503 (default 0).' }),
+      network: z.boolean({ error: 'network must be true or false.' }).optional().meta({ description: 'Drop the connection instead of answering.' }),
+    },
+    { error: 'a fault is an object, e.g. { "operationId": "addOrder", "status": 503 }.' },
+  )
+  .refine((f) => f.status !== undefined || f.network === true || f.delayMs !== undefined, {
+    error: 'give a status (an error answer), network: true (a dropped connection) or delayMs (latency).',
+  });
+
+/**
+ * `input` checked against `FaultBody`: the operation and the fault's options, or a TypeError that
+ * says, after `prefix`, what is wrong and what to give instead.
+ */
+export function parseFault(input: unknown, prefix = ''): { operationId: OperationId; options: FaultOptions } {
+  const r = FaultBody.safeParse(input);
+  if (!r.success) throw new TypeError(`${prefix}${r.error.issues.map((i) => i.message).join(' ')}`);
+  const { operationId, ...options } = r.data;
+  return { operationId, options };
 }
 
 /** The faults of one mock, in registration order; the oldest live fault of an operation hits first. */

@@ -40,117 +40,128 @@ export interface WaitForWebhookOptions {
   timeoutMs?: number;
 }
 
+/** One `waitForWebhook()` that has not been answered yet. */
+interface Waiter {
+  match: (w: MockWebhook) => boolean;
+  resolve: (w: MockWebhook) => void;
+  reject: (e: Error) => void;
+}
+
+/** A copy of a webhook request, for a listener or the log: each can read its body. */
+const copyOf = (request: Request, rawBody: string) => new Request(request.url, { method: request.method, headers: request.headers, body: rawBody });
+
 /**
  * Records what the dispatcher sends, answers the in-process endpoint through the listeners, and
  * passes other URLs to the global fetch (looked up per call, so an MSW set up later sees them).
  */
-export function createWebhookSink() {
-  const listeners = new Set<WebhookListener>();
-  let log: MockWebhook[] = [];
-  let waiters: { match: (w: MockWebhook) => boolean; resolve: (w: MockWebhook) => void; reject: (e: Error) => void }[] = [];
-  let generation = 0;
+export class WebhookSink {
+  readonly listeners = new Set<WebhookListener>();
+  #log: MockWebhook[] = [];
+  #waiters: Waiter[] = [];
+  #generation = 0;
 
-  function record(webhook: MockWebhook) {
-    log.push(webhook);
-    for (const w of waiters.filter((w) => w.match(webhook))) {
-      waiters = waiters.filter((x) => x !== w);
+  get log(): readonly MockWebhook[] {
+    return this.#log;
+  }
+
+  #record(webhook: MockWebhook) {
+    this.#log.push(webhook);
+    for (const w of this.#waiters.filter((w) => w.match(webhook))) {
+      this.#waiters = this.#waiters.filter((x) => x !== w);
       w.resolve(webhook);
     }
   }
 
-  const copy = (request: Request, rawBody: string) => new Request(request.url, { method: request.method, headers: request.headers, body: rawBody });
-
-  async function notify(webhook: Omit<MockWebhook, 'request'>, request: Request, rawBody: string) {
+  async #notify(webhook: Omit<MockWebhook, 'request'>, request: Request, rawBody: string) {
     let answer: Response | undefined;
-    for (const listener of [...listeners]) {
-      const result = await listener({ ...webhook, request: copy(request, rawBody) });
+    for (const listener of [...this.listeners]) {
+      const result = await listener({ ...webhook, request: copyOf(request, rawBody) });
       if (!answer && result instanceof Response) answer = result;
     }
     return answer;
   }
 
-  return {
-    listeners,
-    get log(): readonly MockWebhook[] {
-      return log;
-    },
-    /** A fetch for the dispatcher of one store generation: after a reset, a late attempt of the old one is dropped. */
-    sender(forGeneration: number) {
-      return async (request: Request): Promise<Response> => {
-        if (forGeneration !== generation) return new Response(null, { status: 200 });
-        const rawBody = await request.clone().text();
-        const headers: Record<string, string> = {};
-        request.headers.forEach((v, k) => {
-          headers[k] = v;
-        });
-        const base = { url: request.url, headers, rawBody, event: JSON.parse(rawBody) as WebhookEvent };
-        if (request.url === MOCK_WEBHOOK_URL) {
-          let response: Response;
-          let error: string | null = null;
-          try {
-            const answer = await notify({ ...base, status: null, error: null }, request, rawBody);
-            response = answer ?? new Response(null, { status: 200 });
-          } catch (e) {
-            error = `a webhook listener threw: ${(e as Error)?.message ?? String(e)}`;
-            response = new Response(error, { status: 500 });
-          }
-          if (forGeneration === generation) record({ ...base, request: copy(request, rawBody), status: response.status, error });
-          return response;
-        }
-        try {
-          const response = await globalThis.fetch(request);
-          if (forGeneration === generation) {
-            const webhook = { ...base, status: response.status, error: null };
-            record({ ...webhook, request: copy(request, rawBody) });
-            await notify(webhook, request, rawBody).catch(() => {});
-          }
-          return response;
-        } catch (e) {
-          if (forGeneration === generation) record({ ...base, request: copy(request, rawBody), status: null, error: (e as Error)?.message ?? String(e) });
-          throw e;
-        }
-      };
-    },
-    /** Starts a new store generation: forgets the log and fails pending waits. */
-    nextGeneration(): number {
-      generation++;
-      log = [];
-      const pending = waiters;
-      waiters = [];
-      for (const w of pending) w.reject(new Error('waitForWebhook(): the mock was reset while waiting'));
-      return generation;
-    },
-    clearLog() {
-      log = [];
-    },
-    /** The first logged webhook matching `predicate`, or the next one to arrive. */
-    waitFor(predicate: (w: MockWebhook) => boolean = () => true, { timeoutMs = 5000 }: WaitForWebhookOptions = {}): Promise<MockWebhook> {
-      const found = log.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          match: predicate,
-          resolve: (w: MockWebhook) => {
-            clearTimeout(timer);
-            resolve(w);
-          },
-          reject: (e: Error) => {
-            clearTimeout(timer);
-            reject(e);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters = waiters.filter((w) => w !== waiter);
-          reject(
-            new Error(
-              `waitForWebhook(): no matching webhook in ${timeoutMs} ms (${log.length} sent so far). Did the call that emits it succeed, and is a webhook endpoint registered (the webhooks option or onWebhook())?`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.push(waiter);
+  /** A fetch for the dispatcher of one store generation: after a reset, a late attempt of the old one is dropped. */
+  sender(forGeneration: number) {
+    const live = () => forGeneration === this.#generation;
+    return async (request: Request): Promise<Response> => {
+      if (!live()) return new Response(null, { status: 200 });
+      const rawBody = await request.clone().text();
+      const headers: Record<string, string> = {};
+      request.headers.forEach((v, k) => {
+        headers[k] = v;
       });
-    },
-  };
+      const base = { url: request.url, headers, rawBody, event: JSON.parse(rawBody) as WebhookEvent };
+      if (request.url === MOCK_WEBHOOK_URL) {
+        let response: Response;
+        let error: string | null = null;
+        try {
+          const answer = await this.#notify({ ...base, status: null, error: null }, request, rawBody);
+          response = answer ?? new Response(null, { status: 200 });
+        } catch (e) {
+          error = `a webhook listener threw: ${(e as Error)?.message ?? String(e)}`;
+          response = new Response(error, { status: 500 });
+        }
+        if (live()) this.#record({ ...base, request: copyOf(request, rawBody), status: response.status, error });
+        return response;
+      }
+      try {
+        const response = await globalThis.fetch(request);
+        if (live()) {
+          const webhook = { ...base, status: response.status, error: null };
+          this.#record({ ...webhook, request: copyOf(request, rawBody) });
+          await this.#notify(webhook, request, rawBody).catch(() => {});
+        }
+        return response;
+      } catch (e) {
+        if (live()) this.#record({ ...base, request: copyOf(request, rawBody), status: null, error: (e as Error)?.message ?? String(e) });
+        throw e;
+      }
+    };
+  }
+
+  /** Starts a new store generation: forgets the log and fails pending waits. */
+  nextGeneration(): number {
+    this.#generation++;
+    this.#log = [];
+    const pending = this.#waiters;
+    this.#waiters = [];
+    for (const w of pending) w.reject(new Error('waitForWebhook(): the mock was reset while waiting'));
+    return this.#generation;
+  }
+
+  clearLog() {
+    this.#log = [];
+  }
+
+  /** The first logged webhook matching `predicate`, or the next one to arrive. */
+  waitFor(predicate: (w: MockWebhook) => boolean = () => true, { timeoutMs = 5000 }: WaitForWebhookOptions = {}): Promise<MockWebhook> {
+    const found = this.#log.find(predicate);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        match: predicate,
+        resolve: (w) => {
+          clearTimeout(timer);
+          resolve(w);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(
+          new Error(
+            `waitForWebhook(): no matching webhook in ${timeoutMs} ms (${this.#log.length} sent so far). Did the call that emits it succeed, and is a webhook endpoint registered (the webhooks option or onWebhook())?`,
+          ),
+        );
+      }, timeoutMs);
+      this.#waiters.push(waiter);
+    });
+  }
 }
 
-export type WebhookSink = ReturnType<typeof createWebhookSink>;
+/** A new sink: see `WebhookSink`. */
+export const createWebhookSink = () => new WebhookSink();

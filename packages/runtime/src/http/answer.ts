@@ -33,19 +33,9 @@ export function utf8Length(text: string): number {
   return NON_ASCII.test(text) ? utf8.encode(text).byteLength : text.length;
 }
 
-/**
- * Makes the Response of a JSON answer from its text, status and headers: `webResponse` unless the app
- * was given another (`AppDeps.respond`; the in-process mock's keeps the text for `text()` and `json()`).
- */
-export type Respond = (text: string, status: number, headers: Record<string, string>) => Response;
-
-/** A Response of the runtime (on Node under @hono/node-server, its light one, which it writes to the socket as it is). */
-export const webResponse: Respond = (text, status, headers) => new Response(text, { status, headers });
-
-/** What a JSON answer may add: headers (`retry-after`, `allow`), and how its Response is made. */
+/** What a JSON answer may add: headers (`retry-after`, `allow`). */
 export interface AnswerOptions {
   headers?: Record<string, string> | undefined;
-  respond?: Respond | undefined;
 }
 
 /** A JSON answer with the request id and the CORS headers, plus the headers `options` gives. */
@@ -60,10 +50,10 @@ export function jsonAnswer(body: unknown, status: number, requestId: string, opt
     'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
   };
   if (options.headers) for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
-  return (options.respond ?? webResponse)(text, status, headers);
+  return new Response(text, { status, headers });
 }
 
 /** The answer to an HttpError: its envelope, status and headers. */
-export function errorAnswer(err: HttpError, requestId: string, respond?: Respond): Response {
-  return jsonAnswer(errorBody(err, requestId), err.status, requestId, { headers: err.headers, respond });
+export function errorAnswer(err: HttpError, requestId: string): Response {
+  return jsonAnswer(errorBody(err, requestId), err.status, requestId, { headers: err.headers });
 }

@@ -214,14 +214,14 @@ export async function run(
   const scope = caller.companyUuid ?? (caller.admin ? 'admin' : 'public');
   const { status, body, replayed } =
     idempotencyKey === undefined ? { ...(await execute()), replayed: false } : await runOnce(ctx, idempotencyKey, scope, request, input.rawBody, execute);
-  if (replayed) return jsonAnswer(body, status, ctx.requestId, { headers: { 'idempotent-replayed': 'true' }, respond: ctx.respond });
+  if (replayed) return jsonAnswer(body, status, ctx.requestId, { headers: { 'idempotent-replayed': 'true' } });
   if (ctx.config.validateResponses) {
     const schema = (op.responses as Record<number, { schema: { safeParse(v: unknown): { success: boolean; error?: unknown } } } | undefined>)[status]?.schema;
     const r = schema?.safeParse(body);
     if (!r?.success)
       throw new Error(`${op.operationId} answered ${status} with a body that breaks the contract: ${JSON.stringify(r?.error ?? 'no such status')}`);
   }
-  return jsonAnswer(body, status, ctx.requestId, { respond: ctx.respond });
+  return jsonAnswer(body, status, ctx.requestId);
 }
 
 /** `raw` parsed by `schema` (undefined without one); its issues, if any, are added to `issues`. */

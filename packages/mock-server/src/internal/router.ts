@@ -1,0 +1,104 @@
+/**
+ * Where a request to the mock goes: a base URL's path prefix taken off, then the control endpoints,
+ * the faults, or the app of the current generation; and while sample data loads, after it.
+ */
+import { matchOperation, type OperationId } from '@engagekit/contract';
+import { errorAnswer, HttpError, requestIdOf } from '@engagekit/runtime';
+import { getPath } from 'hono/utils/url';
+import type { MockClock } from './clock.ts';
+import { CONTROL_PREFIX } from './control.ts';
+import { type createFaults, delay, type FaultOptions, faultCode, MockNetworkError } from './faults.ts';
+import type { Generations } from './generations.ts';
+import type { Journal } from './journal.ts';
+
+/** A base URL split into its origin and its path prefix (no trailing slash). */
+export interface Base {
+  origin: string;
+  prefix: string;
+}
+
+/** Splits a base URL into its origin and its path prefix (no trailing slash). */
+export function parseBase(url: string): Base {
+  const u = new URL(url);
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, '') };
+}
+
+/** What the router hands requests to and records them in. */
+export interface RouterParts {
+  /** The base URLs with a path prefix; the app routes on the path after it. */
+  prefixed: Base[];
+  control: { fetch(request: Request): Response | Promise<Response> };
+  faults: ReturnType<typeof createFaults>;
+  journal: Journal;
+  clock: MockClock;
+  generations: Generations;
+}
+
+/** The mock as a `Request -> Response` handler: `route` sends at once, `handle` first waits for sample data that is loading. */
+export function createRouter(parts: RouterParts) {
+  const { prefixed, control, faults, journal, clock, generations } = parts;
+
+  /** Faults, the control endpoints, then the app. A fault's delay follows `signal`. */
+  async function route(incoming: Request, signal: AbortSignal = incoming.signal): Promise<Response> {
+    const request = await underBase(incoming, prefixed);
+    // The path as the app routes on it: faults match the operation the app would answer.
+    const path = getPath(request);
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
+    const operationId = faults.size > 0 ? matchOperation(request.method, path)?.operation.operationId : undefined;
+    const fault = operationId && faults.take(operationId);
+    if (operationId && fault) {
+      if (fault.delayMs) await delay(fault.delayMs, signal);
+      // A request a fault answers is in the journal too; one only delayed goes on to the app, which logs it.
+      if (fault.network || fault.status) {
+        const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await jsonOf(request);
+        const status = fault.network ? null : (fault.status as number);
+        journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at: clock.now() });
+      }
+      if (fault.network) throw new MockNetworkError(operationId);
+      if (fault.status) return faultAnswer(operationId, fault, request);
+    }
+    return generations.current.runtime.app.fetch(request);
+  }
+
+  function faultAnswer(operationId: OperationId, fault: FaultOptions, request: Request): Response {
+    const status = fault.status as NonNullable<FaultOptions['status']>;
+    const message = fault.message ?? `Simulated failure (engagekit mock): ${operationId} answered ${status}`;
+    const headers = status === 429 || status === 503 ? { 'retry-after': String(fault.retryAfter ?? 0) } : undefined;
+    return errorAnswer(
+      new HttpError(status, message, { code: faultCode(fault), ...(headers ? { headers } : {}) }),
+      requestIdOf(request, generations.current.ids),
+    );
+  }
+
+  /** Every request: waits for sample data, when some is loading. `signal`: the caller's, when it is not the request's own (`mock.fetch`). */
+  function handle(request: Request, signal?: AbortSignal): Promise<Response> {
+    const gen = generations.current;
+    if (gen.loading) return gen.ready.catch(() => {}).then(() => route(request, signal));
+    return route(request, signal);
+  }
+
+  return { route, handle };
+}
+
+/** `request` with a base URL's path prefix taken off its URL. */
+async function underBase(request: Request, prefixed: Base[]): Promise<Request> {
+  if (prefixed.length === 0) return request;
+  const url = new URL(request.url);
+  for (const base of prefixed) {
+    if (url.origin !== base.origin || !(url.pathname === base.prefix || url.pathname.startsWith(`${base.prefix}/`))) continue;
+    const path = url.pathname.slice(base.prefix.length) || '/';
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return new Request(`${url.origin}${path}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal });
+  }
+  return request;
+}
+
+/** A request's body as JSON; undefined when it is empty or not JSON. */
+async function jsonOf(request: Request): Promise<unknown> {
+  const text = await request.text().catch(() => '');
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
