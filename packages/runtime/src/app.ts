@@ -17,22 +17,7 @@ import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import { isStoreUnavailable, type Store, type WriteContext } from './store/types.ts';
-
-/** Ids and the time for a request's store writes; the time is formatted only when a write asks for it. */
-class RequestWrite implements WriteContext {
-  readonly newId: (prefix: string) => string;
-  readonly #at: Date;
-  #iso: string | undefined;
-  constructor(newId: (prefix: string) => string, at: Date) {
-    this.newId = newId;
-    this.#at = at;
-  }
-  get now(): string {
-    this.#iso ??= this.#at.toISOString();
-    return this.#iso;
-  }
-}
+import { isStoreUnavailable, type Store } from './store/types.ts';
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
@@ -71,7 +56,7 @@ export function createApp(deps: AppDeps) {
       company,
       requestId: requestIdOf(request, ids),
       now,
-      write: new RequestWrite(newId, now),
+      write: { newId, now: now.toISOString() },
       ids,
     };
   };

@@ -7,6 +7,8 @@ import {
   type AnsweredRequest,
   type App,
   type AppConfig,
+  createCompany,
+  createEndpoint,
   createMemoryStore,
   createRandomIds,
   createRuntime,
@@ -93,7 +95,12 @@ export class Generation {
     });
     // The memory store does all its work before its promise settles, so the company exists on return.
     if (from) this.store.restore(from.store);
-    else void this.store.createCompany({ ...shared.company, created_at: shared.clock.now().toISOString() });
+    else void createCompany(this.store, this.write(shared), shared.company, ids);
+  }
+
+  /** Ids and the time for a write the mock makes itself, as a request's are. */
+  write(shared: Pick<Shared, 'clock'>) {
+    return { newId: (prefix: string) => this.ids.newId(prefix), now: shared.clock.now().toISOString() };
   }
 }
 
@@ -154,21 +161,19 @@ export class Generations {
   }
 
   #makeEndpoint(gen: Generation, url: string): void {
-    const now = this.#shared.clock.now().toISOString();
+    const write = gen.write(this.#shared);
     gen.endpointMade = true;
-    void gen.store.createEndpoint({
-      id: gen.ids.newId('wh'),
-      company_uuid: this.#shared.company.uuid,
-      url,
-      description: 'engagekit mock endpoint',
-      events: this.#shared.webhooks?.events ?? [],
-      enabled: true,
-      disabled_reason: null,
-      secret: this.#shared.webhookSecret,
-      previous_secrets: [],
-      created_at: now,
-      updated_at: now,
-    });
+    void createEndpoint(
+      gen.store,
+      write,
+      { ...this.#shared.company, created_at: write.now },
+      {
+        url,
+        description: 'engagekit mock endpoint',
+        events: this.#shared.webhooks?.events ?? [],
+        secret: this.#shared.webhookSecret,
+      },
+    );
   }
 
   /** The current generation's state: records, the id sequence, the manual clock's time, the channel. */
