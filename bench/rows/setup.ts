@@ -108,6 +108,8 @@ export async function benchServer<P extends ServerProcess = ServerProcess>(
   });
   return {
     server,
+    /** The environment the server was started with: another instance on the same database starts with it. */
+    env: extra,
     url: server.url,
     databaseUrl: extra.DATABASE_URL,
     uuid: company.uuid as string,
