@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import {
+  createCompany,
   createRandomIds,
   createRuntime,
   createSimulatedChannel,
@@ -112,7 +113,8 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
     const now = new Date();
     if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
       // Another instance may seed it at the same moment: its conflict is harmless.
-      await store.createCompany({ ...DEMO_COMPANY, created_at: now.toISOString() }).catch((e) => {
+      const ids = createRandomIds();
+      await createCompany(store, { newId: ids.newId, now: now.toISOString() }, DEMO_COMPANY, ids).catch((e) => {
         if (!(e instanceof StoreConflictError)) throw e;
       });
     }
