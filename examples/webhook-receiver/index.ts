@@ -20,9 +20,14 @@ const receiver = await startWebhookReceiver({
 });
 console.log(`webhook receiver listening on ${receiver.url}`);
 
-// Ctrl-C or a supervisor's SIGTERM: stop taking deliveries, let those under way finish, exit 0.
+// Ctrl-C or a supervisor's SIGTERM: stop taking deliveries, let those under way finish, exit 0. The handler
+// stays for the whole close: under `pnpm start` a Ctrl-C arrives twice (the terminal's, then the one pnpm
+// forwards), and the second must not kill the process half-way.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
     await receiver.close();
     process.exit(0);
   });
