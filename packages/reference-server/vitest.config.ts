@@ -24,6 +24,11 @@ export default defineProject({
       '../runtime/src/domain/campaigns.test.ts',
     ],
     setupFiles: ['test/sql-stores.ts'],
+    // PGlite runs on a thread of its own in each store these tests open, many to a process: V8's
+    // write protection of code pages (memory protection keys) has aborted such a process with
+    // "Check failed: jit_page.has_value()" while threads made and freed WebAssembly code. The tests
+    // run without it; a server's one PGlite thread is not that churn.
+    execArgv: ['--no-memory-protection-keys'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The contract, and the SDK the webhook tests verify deliveries with, resolve to their builds.

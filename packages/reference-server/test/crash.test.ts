@@ -125,8 +125,10 @@ describe.concurrent.each(cases)(
             : // Nothing fails of itself; each send takes a second, so the run is under way long enough to be killed.
               { CHANNEL: 'simulated', SIMULATED_FAILURE_RATE: '0', SIMULATED_LATENCY_MS: '1000' }),
         };
-        const start = async () => {
-          const server = await startServerProcess(env);
+        // A start after the kill recovers the database first (on PGlite, in WebAssembly): under a loaded
+        // CI machine that has taken longer than a first start's 30 s.
+        const start = async (timeoutMs = 30_000) => {
+          const server = await startServerProcess(env, timeoutMs);
           cleanups.push(() => server.stop('SIGKILL'));
           return server;
         };
@@ -175,7 +177,7 @@ describe.concurrent.each(cases)(
         expect(await first.stop('SIGKILL')).toBe(null);
         const receivedBeforeKill = channel.received.length;
         expect(recordedAtKill).toBeLessThan(CUSTOMERS);
-        const last = survivor ?? (await start());
+        const last = survivor ?? (await start(120_000));
 
         // ---- the survivor, or the first started again, finishes the run ----
         const callLast = jsonCaller(last.url);
