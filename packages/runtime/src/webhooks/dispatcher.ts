@@ -85,224 +85,126 @@ export function shouldClaim(s: { room: number; window: number; news: boolean; ba
  * await dispatcher.start();
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const store = options.store;
-  const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? silentLogger;
-  const schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
-  const send = options.transport ?? fetchTransport(options.fetch ?? ((r: Request) => fetch(r)));
-  const allowPrivate = options.allowPrivate ?? false;
-  const concurrency = options.concurrency ?? 64;
-  const timeoutMs = options.attemptTimeoutMs ?? 15_000;
-  const pollMs = options.pollIntervalMs ?? 1_000;
-  const jitter = options.jitter ?? 0.1;
-  const batchWrites = options.batchWrites ?? true;
-  const random = options.random ?? Math.random;
-  const ownLeases = options.leases === undefined;
-  const leases = options.leases ?? createLeases({ store, clock, logger });
-  const { claimToken } = leases;
+  return new WebhookDispatcher(options);
+}
+
+/** A finished attempt waiting to be written, and who waits for the write. */
+interface PendingWrite {
+  id: string;
+  claimToken: string;
+  outcome: AttemptOutcome;
+  done: (kept: boolean) => void;
+  failed: (e: unknown) => void;
+}
+
+class WebhookDispatcher implements Dispatcher {
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly schedule: number[];
+  private readonly send: WebhookTransport;
+  private readonly allowPrivate: boolean;
+  private readonly resolveHost: HostResolver | undefined;
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+  private readonly pollMs: number;
+  private readonly jitter: number;
+  private readonly batchWrites: boolean;
+  private readonly random: () => number;
+  private readonly ownLeases: boolean;
+  private readonly leases: Leases;
 
   // Claimed deliveries, until their attempt is recorded (their leases are renewed with the instance's): stop() waits for
   // them. Of those, `queue` waits for a slot and `sending` (at most `concurrency`) waits for an answer;
   // a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
   // claims the next batch while half the window is still queued or in flight, so neither the claim's
   // round trip nor the recording holds sending up.
-  const window = 4 * concurrency;
-  const held = new Map<string, Promise<void>>();
-  let queue: { claimed: ClaimedDelivery; release: () => void }[] = [];
-  let sending = 0;
-  const room = () => Math.max(0, window - held.size);
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-  let woken = false;
-  let unsubscribe: (() => Promise<void>) | undefined;
-  let stopTaking: (() => void) | undefined;
+  private readonly window: number;
+  private readonly held = new Map<string, Promise<void>>();
+  private queue: { claimed: ClaimedDelivery; release: () => void }[] = [];
+  private sending = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private stopTaking: (() => void) | undefined;
 
   // Finished attempts are written in batches, one statement at a time: those that finish while one runs
   // go into the next. With batchWrites off, each is written at once.
-  let batch: { id: string; claimToken: string; outcome: AttemptOutcome; done: (kept: boolean) => void; failed: (e: unknown) => void }[] = [];
-  let writing = false;
-  function finish(id: string, claimToken: string, outcome: AttemptOutcome): Promise<boolean> {
-    return new Promise((done, failed) => {
-      batch.push({ id, claimToken, outcome, done, failed });
-      if (!batchWrites) void write();
-      else if (!writing) {
-        writing = true;
-        soon(async () => {
-          while (batch.length > 0) await write();
-          writing = false;
-        });
-      }
-    });
-  }
-  async function write() {
-    const items = batch;
-    batch = [];
-    try {
-      const kept = await store.finishAttempts(items, clock.now().toISOString());
-      for (const item of items) item.done(kept.has(item.id));
-    } catch (e) {
-      for (const item of items) item.failed(e);
-    }
-  }
+  private batch: PendingWrite[] = [];
+  private writing = false;
 
   // What the loop looks at before claiming (see shouldClaim): news of due work, and whether the last claim filled every free place.
-  let news = true;
-  let backlog = false;
-  let lastClaimAt = -Infinity;
+  private news = true;
+  private backlog = false;
+  private lastClaimAt = -Infinity;
+
+  constructor(options: DispatcherOptions) {
+    this.store = options.store;
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+    this.schedule = options.retrySchedule ?? DEFAULT_RETRY_SCHEDULE;
+    this.send = options.transport ?? fetchTransport(options.fetch ?? ((r: Request) => fetch(r)));
+    this.allowPrivate = options.allowPrivate ?? false;
+    this.resolveHost = options.resolveHost;
+    this.concurrency = options.concurrency ?? 64;
+    this.timeoutMs = options.attemptTimeoutMs ?? 15_000;
+    this.pollMs = options.pollIntervalMs ?? 1_000;
+    this.jitter = options.jitter ?? 0.1;
+    this.batchWrites = options.batchWrites ?? true;
+    this.random = options.random ?? Math.random;
+    this.ownLeases = options.leases === undefined;
+    this.leases = options.leases ?? createLeases({ store: this.store, clock: this.clock, logger: this.logger });
+    this.window = 4 * this.concurrency;
+    this.taker = {
+      claimToken: this.leases.claimToken,
+      leaseUntil: (count) => (this.running && this.room() >= count ? this.leases.until() : null),
+      take: (claimed) => {
+        if (this.running) this.enqueue(claimed);
+      },
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = await this.store.onDeliveriesQueued(this.wake);
+    this.stopTaking = this.store.takeOnWrite(this.taker);
+    if (this.ownLeases) this.leases.start();
+    this.loop = this.run();
+  }
+
+  async stop(graceMs = 10_000): Promise<void> {
+    this.running = false;
+    this.stopTaking?.();
+    this.stopTaking = undefined;
+    this.wake();
+    await this.loop;
+    // Queued attempts never start: their claims lapse within a lease, when any dispatcher sends them.
+    for (const { claimed, release } of this.queue) {
+      this.held.delete(claimed.delivery.id);
+      release();
+    }
+    this.queue = [];
+    await Promise.race([Promise.allSettled([...this.held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
+    if (this.ownLeases) this.leases.stop();
+    await this.unsubscribe?.();
+  }
 
   /** Queued work or a due time: claim at once (a free slot is enough). */
-  function wake() {
-    news = true;
-    nudge();
-  }
+  readonly wake = (): void => {
+    this.news = true;
+    this.nudge();
+  };
 
-  /** An attempt was recorded: its place in the window is free, which alone claims nothing until enough are (see shouldClaim). */
-  function nudge() {
-    woken = true;
-    wakeUp?.();
-  }
-
-  /** Sleeps `ms` unless nudged; a sleep that runs its course is news (a delivery may be due now). */
-  function sleep(ms: number) {
-    return new Promise<void>((resolve) => {
-      if (woken) return resolve();
-      const timer = setTimeout(() => {
-        news = true;
-        done();
-      }, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  /** Sends one attempt, calls `answered` once its outcome is known, then records it. */
-  async function attempt(claimed: ClaimedDelivery, answered: () => void): Promise<void> {
-    const { delivery, endpoint, payload } = claimed;
-    const started = clock.now();
-    const attemptNo = delivery.attempt_count + 1;
-    const body = JSON.stringify(payload);
-    let statusCode: number | null = null;
-    let responseExcerpt: string | null = null;
-    let error: string | null = null;
-    let retryAfterS: number | null = null;
-    const t0 = performance.now();
-    const problem = await webhookTargetProblem(endpoint.url, { allowPrivate, resolve: send.checksAddresses ? undefined : options.resolveHost });
-    if (problem) {
-      error = `not sent: the URL ${problem}`;
-    } else {
-      const secrets = [endpoint.secret, ...endpoint.previous_secrets.filter((p) => p.expires_at > started.toISOString()).map((p) => p.secret)];
-      try {
-        const answer = await send({
-          url: endpoint.url,
-          headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
-          body,
-          timeoutMs,
-        });
-        statusCode = answer.status;
-        retryAfterS = parseRetryAfter(answer.retryAfter, clock.now());
-        responseExcerpt = answer.excerpt;
-      } catch (e) {
-        const name = (e as Error)?.name;
-        error =
-          name === 'TimeoutError' || name === 'AbortError'
-            ? `no answer within ${timeoutMs / 1000} s`
-            : name === 'WebhookTargetError'
-              ? `not sent: the URL ${(e as Error).message}`
-              : `connection failed: ${(e as Error)?.message ?? String(e)}`;
-      }
+  async settle(): Promise<void> {
+    for (;;) {
+      const free = this.room();
+      const claimed = free > 0 ? await this.claimAndSend(free) : 0;
+      if (claimed === 0 && this.held.size === 0) return;
+      await Promise.allSettled([...this.held.values()]);
     }
-    const latencyMs = Math.round((performance.now() - t0) * 10) / 10;
-    const now = clock.now();
-    const record = {
-      attempt: attemptNo,
-      started_at: started.toISOString(),
-      status_code: statusCode,
-      latency_ms: latencyMs,
-      response_excerpt: responseExcerpt,
-      error,
-    };
-    let outcome: AttemptOutcome;
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      outcome = { attempt: record, status: 'succeeded', nextAttemptAt: null };
-    } else if (statusCode === 410) {
-      outcome = { attempt: record, status: 'failed', nextAttemptAt: null, disableEndpoint: 'The receiver answered 410 Gone: the endpoint was disabled.' };
-    } else {
-      const next = nextAttemptAt({ schedule, attemptsMade: attemptNo, now, retryAfterS, jitter, random });
-      outcome = next ? { attempt: record, status: 'retry', nextAttemptAt: next.toISOString() } : { attempt: record, status: 'failed', nextAttemptAt: null };
-    }
-    answered();
-    const kept = await finish(delivery.id, claimed.claimToken, outcome);
-    const log = {
-      delivery: delivery.id,
-      event: delivery.event_id,
-      endpoint: endpoint.id,
-      attempt: attemptNo,
-      status: statusCode,
-      latencyMs,
-      outcome: outcome.status,
-      error,
-    };
-    if (!kept) logger.warn(log, 'webhook attempt finished after its claim was lost; another dispatcher owns the delivery');
-    else if (outcome.status === 'succeeded') logger.info(log, 'webhook delivered');
-    else logger.warn(log, 'webhook attempt failed');
-  }
-
-  /** Starts queued attempts while a slot is free. */
-  function pump() {
-    while (sending < concurrency) {
-      const next = queue.shift();
-      if (!next) return;
-      const id = next.claimed.delivery.id;
-      sending++;
-      let answered = false;
-      const freeSlot = () => {
-        if (answered) return;
-        answered = true;
-        sending--;
-        pump();
-      };
-      attempt(next.claimed, freeSlot)
-        .catch((err) => logger.error({ err, delivery: id }, 'webhook attempt crashed'))
-        .finally(() => {
-          freeSlot();
-          held.delete(id);
-          next.release();
-          nudge();
-        });
-    }
-  }
-
-  /** Holds claimed deliveries and queues an attempt of each. */
-  function enqueue(claimed: readonly ClaimedDelivery[]) {
-    for (const c of claimed) {
-      let release = () => {};
-      held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
-      queue.push({ claimed: c, release });
-    }
-    pump();
-  }
-
-  /** Claims up to `room` due deliveries and queues an attempt of each; returns how many it claimed. */
-  async function claimAndSend(room: number): Promise<number> {
-    const now = clock.now();
-    let claimed: ClaimedDelivery[] = [];
-    try {
-      claimed = await store.claimDeliveries({
-        now: now.toISOString(),
-        leaseUntil: leases.until(),
-        claimToken,
-        limit: room,
-      });
-    } catch (err) {
-      logger.error({ err }, 'claiming webhook deliveries failed; retrying');
-    }
-    enqueue(claimed);
-    return claimed.length;
   }
 
   /**
@@ -310,77 +212,220 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * over at its commit, sent without a claim (see Store.takeOnWrite). Those handed over after stop()
    * lapse with their lease, as queued ones do.
    */
-  const taker: DeliveryTaker = {
-    claimToken,
-    leaseUntil: (count) => (running && room() >= count ? leases.until() : null),
-    take(claimed) {
-      if (running) enqueue(claimed);
-    },
-  };
+  private readonly taker: DeliveryTaker;
 
-  async function settle() {
-    for (;;) {
-      const free = room();
-      const claimed = free > 0 ? await claimAndSend(free) : 0;
-      if (claimed === 0 && held.size === 0) return;
-      await Promise.allSettled([...held.values()]);
-    }
+  private room(): number {
+    return Math.max(0, this.window - this.held.size);
   }
 
-  async function run() {
-    while (running) {
-      woken = false;
-      if (performance.now() - lastClaimAt >= pollMs) news = true;
-      const free = room();
-      if (shouldClaim({ room: free, window, news, backlog })) {
-        news = false;
-        lastClaimAt = performance.now();
-        backlog = (await claimAndSend(free)) === free;
+  /** An attempt was recorded: its place in the window is free, which alone claims nothing until enough are (see shouldClaim). */
+  private nudge(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Sleeps `ms` unless nudged; a sleep that runs its course is news (a delivery may be due now). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.woken) return resolve();
+      const timer = setTimeout(() => {
+        this.news = true;
+        done();
+      }, ms);
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      this.wakeUp = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      if (performance.now() - this.lastClaimAt >= this.pollMs) this.news = true;
+      const free = this.room();
+      if (shouldClaim({ room: free, window: this.window, news: this.news, backlog: this.backlog })) {
+        this.news = false;
+        this.lastClaimAt = performance.now();
+        this.backlog = (await this.claimAndSend(free)) === free;
       }
-      if (!running) break;
-      if (held.size > 0) {
+      if (!this.running) break;
+      if (this.held.size > 0) {
         // Each attempt recorded nudges it; it looks for due work again at least every pollMs.
-        await sleep(Math.max(0, lastClaimAt + pollMs - performance.now()));
+        await this.sleep(Math.max(0, this.lastClaimAt + this.pollMs - performance.now()));
         continue;
       }
-      // Nothing in flight: sleep until the next delivery falls due (at most pollMs; one due already but
-      // not claimable is leased elsewhere or its endpoint is disabled). Queued work wakes it.
-      let waitMs = pollMs;
-      const due = await store.nextDeliveryDue().catch(() => null);
-      if (due) {
-        const untilDue = Date.parse(due) - clock.now().getTime();
-        if (untilDue > 0) waitMs = Math.min(pollMs, untilDue);
-      }
-      await sleep(waitMs);
+      await this.sleep(await this.untilNextDue());
     }
   }
 
-  return {
-    async start() {
-      if (running) return;
-      running = true;
-      unsubscribe = await store.onDeliveriesQueued(wake);
-      stopTaking = store.takeOnWrite(taker);
-      if (ownLeases) leases.start();
-      loop = run();
-    },
-    async stop(graceMs = 10_000) {
-      running = false;
-      stopTaking?.();
-      stopTaking = undefined;
-      wake();
-      await loop;
-      // Queued attempts never start: their claims lapse within a lease, when any dispatcher sends them.
-      for (const { claimed, release } of queue) {
-        held.delete(claimed.delivery.id);
-        release();
+  /**
+   * With nothing in flight, how long to sleep: until the next delivery falls due, at most pollMs (one
+   * due already but not claimable is leased elsewhere or its endpoint is disabled). Queued work wakes it.
+   */
+  private async untilNextDue(): Promise<number> {
+    const due = await this.store.nextDeliveryDue().catch(() => null);
+    if (!due) return this.pollMs;
+    const untilDue = Date.parse(due) - this.clock.now().getTime();
+    return untilDue > 0 ? Math.min(this.pollMs, untilDue) : this.pollMs;
+  }
+
+  /** Claims up to `room` due deliveries and queues an attempt of each; returns how many it claimed. */
+  private async claimAndSend(room: number): Promise<number> {
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      claimed = await this.store.claimDeliveries({
+        now: this.clock.now().toISOString(),
+        leaseUntil: this.leases.until(),
+        claimToken: this.leases.claimToken,
+        limit: room,
+      });
+    } catch (err) {
+      this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
+    }
+    this.enqueue(claimed);
+    return claimed.length;
+  }
+
+  /** Holds claimed deliveries and queues an attempt of each. */
+  private enqueue(claimed: readonly ClaimedDelivery[]): void {
+    for (const c of claimed) {
+      let release = () => {};
+      this.held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
+      this.queue.push({ claimed: c, release });
+    }
+    this.pump();
+  }
+
+  /** Starts queued attempts while a slot is free. */
+  private pump(): void {
+    while (this.sending < this.concurrency) {
+      const next = this.queue.shift();
+      if (!next) return;
+      const id = next.claimed.delivery.id;
+      this.sending++;
+      let answered = false;
+      const freeSlot = () => {
+        if (answered) return;
+        answered = true;
+        this.sending--;
+        this.pump();
+      };
+      this.attempt(next.claimed, freeSlot)
+        .catch((err) => this.logger.error({ err, delivery: id }, 'webhook attempt crashed'))
+        .finally(() => {
+          freeSlot();
+          this.held.delete(id);
+          next.release();
+          this.nudge();
+        });
+    }
+  }
+
+  /**
+   * Sends one attempt of a claimed delivery, signed, calls `answered` once its outcome is known, then
+   * records it and logs it. One function from the send to the record: the mock's caller who saw the
+   * delivery arrive reads its record right after (see batchWrites).
+   */
+  private async attempt(claimed: ClaimedDelivery, answered: () => void): Promise<void> {
+    const { delivery, endpoint, payload } = claimed;
+    const started = this.clock.now();
+    const body = JSON.stringify(payload);
+    let statusCode: number | null = null;
+    let responseExcerpt: string | null = null;
+    let error: string | null = null;
+    let retryAfterS: number | null = null;
+    const t0 = performance.now();
+    const problem = await webhookTargetProblem(endpoint.url, {
+      allowPrivate: this.allowPrivate,
+      resolve: this.send.checksAddresses ? undefined : this.resolveHost,
+    });
+    if (problem) {
+      error = `not sent: the URL ${problem}`;
+    } else {
+      const secrets = [endpoint.secret, ...endpoint.previous_secrets.filter((p) => p.expires_at > started.toISOString()).map((p) => p.secret)];
+      try {
+        const answer = await this.send({
+          url: endpoint.url,
+          headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
+          body,
+          timeoutMs: this.timeoutMs,
+        });
+        statusCode = answer.status;
+        retryAfterS = parseRetryAfter(answer.retryAfter, this.clock.now());
+        responseExcerpt = answer.excerpt;
+      } catch (e) {
+        error = this.sendError(e);
       }
-      queue = [];
-      await Promise.race([Promise.allSettled([...held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
-      if (ownLeases) leases.stop();
-      await unsubscribe?.();
-    },
-    wake,
-    settle,
-  };
+    }
+    const latencyMs = Math.round((performance.now() - t0) * 10) / 10;
+    const record = {
+      attempt: delivery.attempt_count + 1,
+      started_at: started.toISOString(),
+      status_code: statusCode,
+      latency_ms: latencyMs,
+      response_excerpt: responseExcerpt,
+      error,
+    };
+    const outcome = this.outcomeOf(record, retryAfterS);
+    answered();
+    const kept = await this.finish(delivery.id, claimed.claimToken, outcome);
+    this.logAttempt(claimed, outcome, kept);
+  }
+
+  private logAttempt({ delivery, endpoint }: ClaimedDelivery, outcome: AttemptOutcome, kept: boolean): void {
+    const { attempt, status_code: status, latency_ms: latencyMs, error } = outcome.attempt;
+    const log = { delivery: delivery.id, event: delivery.event_id, endpoint: endpoint.id, attempt, status, latencyMs, outcome: outcome.status, error };
+    if (!kept) this.logger.warn(log, 'webhook attempt finished after its claim was lost; another dispatcher owns the delivery');
+    else if (outcome.status === 'succeeded') this.logger.info(log, 'webhook delivered');
+    else this.logger.warn(log, 'webhook attempt failed');
+  }
+
+  /** What a failed send is recorded as. */
+  private sendError(e: unknown): string {
+    const name = (e as Error)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${this.timeoutMs / 1000} s`;
+    if (name === 'WebhookTargetError') return `not sent: the URL ${(e as Error).message}`;
+    return `connection failed: ${(e as Error)?.message ?? String(e)}`;
+  }
+
+  /** A 2xx succeeds, a 410 fails and disables the endpoint; anything else is retried while the schedule lasts. */
+  private outcomeOf(record: AttemptOutcome['attempt'], retryAfterS: number | null): AttemptOutcome {
+    const statusCode = record.status_code;
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) return { attempt: record, status: 'succeeded', nextAttemptAt: null };
+    if (statusCode === 410) {
+      return { attempt: record, status: 'failed', nextAttemptAt: null, disableEndpoint: 'The receiver answered 410 Gone: the endpoint was disabled.' };
+    }
+    const { schedule, jitter, random } = this;
+    const next = nextAttemptAt({ schedule, attemptsMade: record.attempt, now: this.clock.now(), retryAfterS, jitter, random });
+    return next ? { attempt: record, status: 'retry', nextAttemptAt: next.toISOString() } : { attempt: record, status: 'failed', nextAttemptAt: null };
+  }
+
+  /** Records a finished attempt, in the next batch (or at once); resolves to whether its claim still held. */
+  private finish(id: string, claimToken: string, outcome: AttemptOutcome): Promise<boolean> {
+    return new Promise((done, failed) => {
+      this.batch.push({ id, claimToken, outcome, done, failed });
+      if (!this.batchWrites) void this.write();
+      else if (!this.writing) {
+        this.writing = true;
+        soon(async () => {
+          while (this.batch.length > 0) await this.write();
+          this.writing = false;
+        });
+      }
+    });
+  }
+
+  private async write(): Promise<void> {
+    const items = this.batch;
+    this.batch = [];
+    try {
+      const kept = await this.store.finishAttempts(items, this.clock.now().toISOString());
+      for (const item of items) item.done(kept.has(item.id));
+    } catch (e) {
+      for (const item of items) item.failed(e);
+    }
+  }
 }
