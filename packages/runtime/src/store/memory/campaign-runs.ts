@@ -24,40 +24,45 @@ const byDueThenId = (a: CampaignRecord, b: CampaignRecord) =>
 /** Whether a customer id falls in a chunk. */
 const inChunk = (id: string, chunk: RunChunk) => (chunk.after_id === null || id > chunk.after_id) && (chunk.through_id === null || id <= chunk.through_id);
 
-/**
- * The campaign-run part of the memory store. `campaigns` lists every company's campaigns, `customersOf`
- * a company's customers; `setStatus` changes a campaign's status keeping the store's per-status counts right.
- */
-export function createMemoryCampaignRuns(deps: {
+/** What the memory store's campaign runs need of its campaigns and customers. */
+interface RunDeps {
   campaigns: () => Iterable<CampaignRecord>;
   campaignById: (id: string) => CampaignRecord | undefined;
   customersOf: (companyUuid: string) => Iterable<CustomerRecord>;
   setStatus: (campaign: CampaignRecord, status: CampaignRecord['status']) => void;
-}) {
+}
+
+type MessageMethods = Pick<CampaignRunPort, 'runTotals' | 'insertMessages' | 'updateMessages' | 'listRunMessages' | 'messageTotals'>;
+
+/**
+ * The campaign-run part of the memory store. `campaigns` lists every company's campaigns, `customersOf`
+ * a company's customers; `setStatus` changes a campaign's status keeping the store's per-status counts right.
+ */
+export function createMemoryCampaignRuns(deps: RunDeps) {
   const chunks = new Map<string, HeldChunk>();
-  const messages = new Map<string, MessageRecord>();
-  /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
-  const byRunCustomer = new Map<string, string>();
-  const totals = new Map<string, { company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: Set<string> }> }>();
+  const messages = memoryRunMessages();
+  const methods: CampaignRunPort = { ...memoryRunChunks(deps, chunks), ...messages.methods };
+  return {
+    methods,
+    campaignTotals: messages.campaignTotals,
+    /** Extends the leases of chunks held under `claimToken` that are not done. */
+    renew(claimToken: string, leaseUntil: string): void {
+      for (const chunk of chunks.values()) if (!chunk.done && chunk.claim?.token === claimToken) chunk.claim.until = leaseUntil;
+    },
+    /** What it keeps, for the store's snapshots. */
+    state: { chunks, ...messages.state },
+    clear() {
+      chunks.clear();
+      messages.clear();
+    },
+  };
+}
 
-  function totalsFor(m: MessageRecord) {
-    let t = totals.get(m.company_uuid);
-    if (!t) {
-      t = { company: noMessages(), campaigns: new Map() };
-      totals.set(m.company_uuid, t);
-    }
-    let c = t.campaigns.get(m.campaign_id);
-    if (!c) {
-      c = { ...noMessages(), runs: new Set<string>() };
-      t.campaigns.set(m.campaign_id, c);
-    }
-    return { company: t.company, campaign: c };
-  }
-
+/** A run's chunks in the memory store (`chunks`, with their leases), and the campaigns' runs they serve. */
+function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<CampaignRunPort, keyof MessageMethods> {
   const runChunks = (campaignId: string, runKey: string) => [...chunks.values()].filter((c) => c.campaign_id === campaignId && c.run_key === runKey);
   const shown = ({ claim: _, ...chunk }: HeldChunk): RunChunk => ({ ...chunk });
-
-  const methods: CampaignRunPort = {
+  return {
     async startDueRuns({ now, limit, chunkSize, newId }) {
       const due = [...deps.campaigns()].filter((c) => c.status === 'scheduled' && c.next_run_at !== null && c.next_run_at <= now).sort(byDueThenId);
       return due.slice(0, limit).map((campaign) => {
@@ -138,16 +143,6 @@ export function createMemoryCampaignRuns(deps: {
       return runChunks(campaignId, runKey).filter((c) => !c.done).length;
     },
 
-    async runTotals(campaignId, runKey) {
-      const counted = { sent: 0, failed: 0 };
-      for (const m of messages.values()) {
-        if (m.campaign_id !== campaignId || m.run_key !== runKey) continue;
-        if (m.status === 'failed') counted.failed++;
-        else if (m.status === 'sent' || m.status === 'delivered' || m.status === 'read') counted.sent++;
-      }
-      return counted;
-    },
-
     async runningCampaigns(companyUuid) {
       return [...deps.campaigns()].filter((c) => c.company_uuid === companyUuid && c.status === 'running').map(copy);
     },
@@ -160,6 +155,40 @@ export function createMemoryCampaignRuns(deps: {
       c.endDate = patch.endDate;
       c.updated_at = now;
       return true;
+    },
+  };
+}
+
+/** A run's messages in the memory store, with each company's and campaign's totals kept as they change. */
+function memoryRunMessages() {
+  const messages = new Map<string, MessageRecord>();
+  /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
+  const byRunCustomer = new Map<string, string>();
+  const totals = new Map<string, { company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: Set<string> }> }>();
+
+  function totalsFor(m: MessageRecord) {
+    let t = totals.get(m.company_uuid);
+    if (!t) {
+      t = { company: noMessages(), campaigns: new Map() };
+      totals.set(m.company_uuid, t);
+    }
+    let c = t.campaigns.get(m.campaign_id);
+    if (!c) {
+      c = { ...noMessages(), runs: new Set<string>() };
+      t.campaigns.set(m.campaign_id, c);
+    }
+    return { company: t.company, campaign: c };
+  }
+
+  const methods: MessageMethods = {
+    async runTotals(campaignId, runKey) {
+      const counted = { sent: 0, failed: 0 };
+      for (const m of messages.values()) {
+        if (m.campaign_id !== campaignId || m.run_key !== runKey) continue;
+        if (m.status === 'failed') counted.failed++;
+        else if (m.status === 'sent' || m.status === 'delivered' || m.status === 'read') counted.sent++;
+      }
+      return counted;
     },
 
     async insertMessages(batch) {
@@ -212,14 +241,8 @@ export function createMemoryCampaignRuns(deps: {
       const { runs, ...counts } = c;
       return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null };
     },
-    /** Extends the leases of chunks held under `claimToken` that are not done. */
-    renew(claimToken: string, leaseUntil: string): void {
-      for (const chunk of chunks.values()) if (!chunk.done && chunk.claim?.token === claimToken) chunk.claim.until = leaseUntil;
-    },
-    /** What it keeps, for the store's snapshots. */
-    state: { chunks, messages, byRunCustomer, totals },
+    state: { messages, byRunCustomer, totals },
     clear() {
-      chunks.clear();
       messages.clear();
       byRunCustomer.clear();
       totals.clear();

@@ -4,32 +4,63 @@ import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Stor
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
 
+/** The memory store's maps the dispatch methods read and change. */
+interface DispatchMaps {
+  deliveries: Map<string, DeliveryRecord>;
+  endpoints: Map<string, EndpointRecord>;
+  events: Map<string, EventRecord>;
+}
+
+/** What sending `d` needs, under `claimToken`; null when its endpoint is disabled or gone. */
+function claimedOf(maps: DispatchMaps, d: DeliveryRecord, claimToken: string): ClaimedDelivery | null {
+  const endpoint = maps.endpoints.get(d.endpoint_id);
+  if (!endpoint?.enabled) return null;
+  return {
+    delivery: copy(d),
+    endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: copy(endpoint.previous_secrets) },
+    payload: copy(maps.events.get(d.event_id)?.payload ?? {}),
+    claimToken,
+  };
+}
+
+/**
+ * Records a finished attempt on its delivery, if the delivery is still pending under the attempt's
+ * claim; a 410 disables its endpoint. Returns whether it was recorded.
+ */
+function recordAttempt(
+  s: { maps: DispatchMaps; pending: Set<string>; claims: Map<string, { token: string; until: string }> },
+  { id, claimToken, outcome }: Parameters<Store['finishAttempts']>[0][number],
+  now: string,
+): boolean {
+  const d = s.maps.deliveries.get(id);
+  if (!d || s.claims.get(id)?.token !== claimToken || d.status !== 'pending') return false;
+  s.claims.delete(id);
+  d.attempts.push(copy(outcome.attempt));
+  d.attempt_count += 1;
+  d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
+  d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;
+  if (d.status !== 'pending') s.pending.delete(id);
+  const endpoint = s.maps.endpoints.get(d.endpoint_id);
+  if (outcome.disableEndpoint && endpoint) {
+    endpoint.enabled = false;
+    endpoint.disabled_reason = outcome.disableEndpoint;
+    endpoint.updated_at = now;
+  }
+  return true;
+}
+
 /**
  * The dispatch half of the memory store, over its maps. `queued` is called for every new pending
  * delivery and `forget` for one removed; the rest are the Store's dispatch methods.
  */
-export function createMemoryDispatch(maps: {
-  deliveries: Map<string, DeliveryRecord>;
-  endpoints: Map<string, EndpointRecord>;
-  events: Map<string, EventRecord>;
-}) {
+export function createMemoryDispatch(maps: DispatchMaps) {
   const pending = new Set<string>();
   const claims = new Map<string, { token: string; until: string }>();
   const listeners = new Set<() => void>();
   const taker = takerSlot();
   let notifyScheduled = false;
 
-  /** What sending `d` needs, under `claimToken`; null when its endpoint is disabled or gone. */
-  function claimed(d: DeliveryRecord, claimToken: string): ClaimedDelivery | null {
-    const endpoint = maps.endpoints.get(d.endpoint_id);
-    if (!endpoint?.enabled) return null;
-    return {
-      delivery: copy(d),
-      endpoint: { id: endpoint.id, url: endpoint.url, secret: endpoint.secret, previous_secrets: copy(endpoint.previous_secrets) },
-      payload: copy(maps.events.get(d.event_id)?.payload ?? {}),
-      claimToken,
-    };
-  }
+  const claimed = (d: DeliveryRecord, claimToken: string) => claimedOf(maps, d, claimToken);
 
   const methods: DispatchMethods = {
     async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
@@ -51,23 +82,7 @@ export function createMemoryDispatch(maps: {
 
     async finishAttempts(finished, now) {
       const done = new Set<string>();
-      for (const { id, claimToken, outcome } of finished) {
-        const d = maps.deliveries.get(id);
-        if (!d || claims.get(id)?.token !== claimToken || d.status !== 'pending') continue;
-        claims.delete(id);
-        d.attempts.push(copy(outcome.attempt));
-        d.attempt_count += 1;
-        d.status = outcome.status === 'retry' ? 'pending' : outcome.status;
-        d.next_attempt_at = outcome.status === 'retry' ? outcome.nextAttemptAt : null;
-        if (d.status !== 'pending') pending.delete(id);
-        const endpoint = maps.endpoints.get(d.endpoint_id);
-        if (outcome.disableEndpoint && endpoint) {
-          endpoint.enabled = false;
-          endpoint.disabled_reason = outcome.disableEndpoint;
-          endpoint.updated_at = now;
-        }
-        done.add(id);
-      }
+      for (const item of finished) if (recordAttempt({ maps, pending, claims }, item, now)) done.add(item.id);
       return done;
     },
 
