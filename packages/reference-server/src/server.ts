@@ -18,6 +18,7 @@ import {
   requestIdOf,
   StoreConflictError,
 } from '@engagekit/runtime';
+import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
@@ -59,6 +60,47 @@ export interface RunningServer {
 }
 
 /**
+ * The admin token's hash: ADMIN_TOKEN's, or the one kept in the database, generated at first start (then
+ * shown once, and on the embedded database also kept in DATA_DIR/admin-token). Adds its notice.
+ */
+async function settleAdminToken(store: Store, config: ServerConfig, dataDir: string, notices: string[]): Promise<string> {
+  if (config.ADMIN_TOKEN) {
+    notices.push('Admin token: the one in ADMIN_TOKEN');
+    return hashToken(config.ADMIN_TOKEN);
+  }
+  const candidate = `adm_${randomToken(32)}`;
+  const adminTokenHash = await store.putSettingIfAbsent('admin_token_hash', hashToken(candidate));
+  if (adminTokenHash !== hashToken(candidate)) {
+    notices.push(
+      config.DATABASE_URL ? 'Admin token: the one generated at first start (set ADMIN_TOKEN to choose one)' : `Admin token: in ${join(dataDir, 'admin-token')}`,
+    );
+    return adminTokenHash;
+  }
+  notices.push(`Admin token (generated now, shown once): ${candidate}`);
+  if (!config.DATABASE_URL) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'admin-token'), `${candidate}\n`, { mode: 0o600 });
+    notices.push(`  also kept in ${join(dataDir, 'admin-token')}`);
+  }
+  return adminTokenHash;
+}
+
+/** Makes the demo company unless it exists, and adds notices with its uuid and a 30-day token. */
+async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTokenService>, notices: string[]): Promise<void> {
+  const now = new Date();
+  if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
+    // Another instance may seed it at the same moment: its conflict is harmless.
+    const ids = createRandomIds();
+    await createCompany(store, { newId: ids.newId, now: now.toISOString() }, DEMO_COMPANY, ids).catch((e) => {
+      if (!(e instanceof StoreConflictError)) throw e;
+    });
+  }
+  const { token } = await tokens.issue(DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400, now });
+  notices.push(`Demo company: uuid ${DEMO_COMPANY.uuid}, company_id ${DEMO_COMPANY.company_id}`);
+  notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
+}
+
+/**
  * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
  * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
  */
@@ -86,42 +128,8 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
   const notices: string[] = [];
 
   const jwtSecret = config.JWT_SECRET ?? (await store.putSettingIfAbsent('jwt_secret', randomToken(48)));
-  let adminTokenHash: string;
-  if (config.ADMIN_TOKEN) {
-    adminTokenHash = hashToken(config.ADMIN_TOKEN);
-    notices.push('Admin token: the one in ADMIN_TOKEN');
-  } else {
-    const candidate = `adm_${randomToken(32)}`;
-    adminTokenHash = await store.putSettingIfAbsent('admin_token_hash', hashToken(candidate));
-    if (adminTokenHash === hashToken(candidate)) {
-      notices.push(`Admin token (generated now, shown once): ${candidate}`);
-      if (!config.DATABASE_URL) {
-        mkdirSync(dataDir, { recursive: true });
-        writeFileSync(join(dataDir, 'admin-token'), `${candidate}\n`, { mode: 0o600 });
-        notices.push(`  also kept in ${join(dataDir, 'admin-token')}`);
-      }
-    } else {
-      notices.push(
-        config.DATABASE_URL
-          ? 'Admin token: the one generated at first start (set ADMIN_TOKEN to choose one)'
-          : `Admin token: in ${join(dataDir, 'admin-token')}`,
-      );
-    }
-  }
-
-  if (config.DEMO_COMPANY) {
-    const now = new Date();
-    if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
-      // Another instance may seed it at the same moment: its conflict is harmless.
-      const ids = createRandomIds();
-      await createCompany(store, { newId: ids.newId, now: now.toISOString() }, DEMO_COMPANY, ids).catch((e) => {
-        if (!(e instanceof StoreConflictError)) throw e;
-      });
-    }
-    const { token } = await createTokenService(jwtSecret, adminTokenHash).issue(DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400, now });
-    notices.push(`Demo company: uuid ${DEMO_COMPANY.uuid}, company_id ${DEMO_COMPANY.company_id}`);
-    notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
-  }
+  const adminTokenHash = await settleAdminToken(store, config, dataDir, notices);
+  if (config.DEMO_COMPANY) await seedDemoCompany(store, createTokenService(jwtSecret, adminTokenHash), notices);
 
   const bundle = scalarBundlePath();
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).

@@ -59,27 +59,57 @@ async function planRun(db: StoreDatabase, campaign: CampaignRecord, chunkSize: n
   await db.insert(campaignChunks).values(rows).onConflictDoNothing();
 }
 
+/** Starts the due campaigns' runs, in the transaction `tx`: those another starter holds are skipped. */
+async function startDue(tx: StoreDatabase, { now, limit, chunkSize, newId }: Parameters<CampaignRunPort['startDueRuns']>[0]): Promise<CampaignRecord[]> {
+  const due = rowsOf(
+    await tx.execute(sql`
+      SELECT * FROM campaigns WHERE status = 'scheduled' AND next_run_at <= ${now}
+       ORDER BY next_run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`),
+  ).map(campaignFromRow);
+  for (const campaign of due) await planRun(tx, campaign, chunkSize, newId);
+  if (due.length === 0) return [];
+  const ids = due.map((c) => c.id);
+  const started = rowsOf(
+    await tx.execute(sql`UPDATE campaigns SET status = 'running', updated_at = ${now} WHERE id = any(${sql.param(ids)}::text[]) RETURNING *`),
+  ).map(campaignFromRow);
+  return started.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
+/** Claims up to `limit` open chunks (unclaimed, or whose lease ran out) under `claimToken`, with their campaigns. */
+async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, limit }: Parameters<CampaignRunPort['claimChunks']>[0]): Promise<ClaimedChunk[]> {
+  const chunks = rowsOf(
+    await db.execute(sql`
+      UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
+        FROM (SELECT id FROM campaign_chunks
+               WHERE NOT done AND (claim_until IS NULL OR claim_until < ${now})
+               ORDER BY run_key, seq, campaign_id
+               LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
+       WHERE k.id = pick.id
+      RETURNING k.*`),
+  ).map(chunkFromRow);
+  if (chunks.length === 0) return [];
+  const ids = [...new Set(chunks.map((c) => c.campaign_id))];
+  const campaigns = new Map(
+    rowsOf(await db.execute(sql`SELECT * FROM campaigns WHERE id = any(${sql.param(ids)}::text[])`))
+      .map(campaignFromRow)
+      .map((c) => [c.id, c]),
+  );
+  const claimed: ClaimedChunk[] = [];
+  for (const chunk of chunks.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq))) {
+    const campaign = campaigns.get(chunk.campaign_id);
+    if (campaign) claimed.push({ ...chunk, campaign });
+  }
+  return claimed;
+}
+
 /** The campaign-run chunks of the SQL store on `conn`; `driver` for the transactions of a run's start. */
 export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 'transaction'> | undefined): ChunkMethods {
   const { db } = conn;
   const inTransaction = <T>(work: (tx: StoreDatabase) => Promise<T>) => (driver ? driver.transaction((tx) => work(tx.db)) : work(db));
   return {
-    async startDueRuns({ now, limit, chunkSize, newId }) {
+    async startDueRuns(args) {
       // One transaction: the due campaigns locked (those another starter holds skipped), planned, set running.
-      return inTransaction(async (tx) => {
-        const due = rowsOf(
-          await tx.execute(sql`
-            SELECT * FROM campaigns WHERE status = 'scheduled' AND next_run_at <= ${now}
-             ORDER BY next_run_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`),
-        ).map(campaignFromRow);
-        for (const campaign of due) await planRun(tx, campaign, chunkSize, newId);
-        if (due.length === 0) return [];
-        const ids = due.map((c) => c.id);
-        const started = rowsOf(
-          await tx.execute(sql`UPDATE campaigns SET status = 'running', updated_at = ${now} WHERE id = any(${sql.param(ids)}::text[]) RETURNING *`),
-        ).map(campaignFromRow);
-        return started.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
-      });
+      return inTransaction((tx) => startDue(tx, args));
     },
 
     async nextCampaignDue(after) {
@@ -87,31 +117,7 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
       return isoOrNull(row?.at);
     },
 
-    async claimChunks({ now, leaseUntil, claimToken, limit }) {
-      const chunks = rowsOf(
-        await db.execute(sql`
-          UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
-            FROM (SELECT id FROM campaign_chunks
-                   WHERE NOT done AND (claim_until IS NULL OR claim_until < ${now})
-                   ORDER BY run_key, seq, campaign_id
-                   LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
-           WHERE k.id = pick.id
-          RETURNING k.*`),
-      ).map(chunkFromRow);
-      if (chunks.length === 0) return [];
-      const ids = [...new Set(chunks.map((c) => c.campaign_id))];
-      const campaigns = new Map(
-        rowsOf(await db.execute(sql`SELECT * FROM campaigns WHERE id = any(${sql.param(ids)}::text[])`))
-          .map(campaignFromRow)
-          .map((c) => [c.id, c]),
-      );
-      const claimed: ClaimedChunk[] = [];
-      for (const chunk of chunks.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq))) {
-        const campaign = campaigns.get(chunk.campaign_id);
-        if (campaign) claimed.push({ ...chunk, campaign });
-      }
-      return claimed;
-    },
+    claimChunks: (args) => claimChunks(db, args),
 
     async chunkCustomers(chunk): Promise<CustomerRecord[]> {
       const bounds = [eq(customers.company_uuid, chunk.company_uuid)];
