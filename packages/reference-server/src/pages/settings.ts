@@ -1,6 +1,6 @@
 import type { AppEnv } from '@engagekit/runtime';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { settingsClient } from './settings-client.ts';
+import { settingsScript } from './settings-client.ts';
 
 const HTML = `<!doctype html>
 <html lang="en">
@@ -75,7 +75,7 @@ const SECURITY_HEADERS = {
 
 /** `/settings`: the page where a person manages the company's webhook endpoints with a company token. Public; its calls carry the token. */
 export function settingsRoutes(app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>) {
-  const script = `(${settingsClient.toString()})();\n`;
+  const script = settingsScript();
   app.get('/settings', pageHeaders, (c) => c.html(HTML, 200, SECURITY_HEADERS));
   app.get('/settings/app.js', pageHeaders, (c) => c.body(script, 200, { 'content-type': 'text/javascript; charset=utf-8', ...SECURITY_HEADERS }));
   app.get('/settings/app.css', pageHeaders, (c) => c.body(CSS, 200, { 'content-type': 'text/css; charset=utf-8', ...SECURITY_HEADERS }));
