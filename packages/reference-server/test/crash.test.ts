@@ -80,7 +80,10 @@ const phoneOf = (i: number) => `+1555${String(i).padStart(7, '0')}`;
 async function importCustomers(call: ReturnType<typeof jsonCaller>, uuid: string): Promise<number> {
   let created = 0;
   for (let from = 0; from < CUSTOMERS; from += 1000) {
-    const customers = Array.from({ length: 1000 }, (_, i) => ({ phoneNumber: phoneOf(from + i), firstName: `Customer${from + i}` }));
+    const customers = Array.from({ length: Math.min(1000, CUSTOMERS - from) }, (_, i) => ({
+      phoneNumber: phoneOf(from + i),
+      firstName: `Customer${from + i}`,
+    }));
     created += (await call('POST', `/api/v2/companies/${uuid}/customers`, ADMIN_TOKEN, { customers })).data.created;
   }
   return created;
@@ -125,10 +128,11 @@ describe.concurrent.each(cases)(
             : // Nothing fails of itself; each send takes a second, so the run is under way long enough to be killed.
               { CHANNEL: 'simulated', SIMULATED_FAILURE_RATE: '0', SIMULATED_LATENCY_MS: '1000' }),
         };
-        // A start after the kill recovers the database first (on PGlite, in WebAssembly): under a loaded
-        // CI machine that has taken longer than a first start's 30 s.
-        const start = async (timeoutMs = 30_000) => {
-          const server = await startServerProcess(env, timeoutMs);
+        // The four runs start their servers side by side, beside the rest of the suite; on PGlite a start
+        // makes or recovers the database in WebAssembly first. On a loaded 2-core machine that has taken
+        // longer than 30 s.
+        const start = async () => {
+          const server = await startServerProcess(env, 120_000);
           cleanups.push(() => server.stop('SIGKILL'));
           return server;
         };
@@ -177,7 +181,7 @@ describe.concurrent.each(cases)(
         expect(await first.stop('SIGKILL')).toBe(null);
         const receivedBeforeKill = channel.received.length;
         expect(recordedAtKill).toBeLessThan(CUSTOMERS);
-        const last = survivor ?? (await start(120_000));
+        const last = survivor ?? (await start());
 
         // ---- the survivor, or the first started again, finishes the run ----
         const callLast = jsonCaller(last.url);
