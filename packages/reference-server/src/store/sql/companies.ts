@@ -1,9 +1,9 @@
-import { type CompanyPort, type CompanyRecord, iso, pageOffset, StoreConflictError } from '@engagekit/runtime/store';
+import { type CompanyPort, type CompanyRecord, iso, StoreConflictError } from '@engagekit/runtime/store';
 import { eq, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
 import type { SqlConnection } from './connection.ts';
 import { mapUniqueViolation } from './errors.ts';
-import { countRows } from './queries.ts';
+import { pageOldestFirst } from './queries.ts';
 import { companies } from './schema.ts';
 
 const companyColumns = {
@@ -49,14 +49,6 @@ export function createSqlCompanies(conn: SqlConnection): CompanyPort {
       const [row] = await getCompanyStatement(conn, { uuid });
       return row ?? null;
     },
-    async listCompanies(page) {
-      const items = await db
-        .select(companyColumns)
-        .from(companies)
-        .orderBy(companies.created_at, companies.created_seq)
-        .limit(page.limit)
-        .offset(pageOffset(page));
-      return { items, total: await countRows(db, companies, undefined) };
-    },
+    listCompanies: (page) => pageOldestFirst(db, companies, companyColumns, undefined, page),
   };
 }

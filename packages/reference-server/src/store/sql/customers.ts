@@ -1,8 +1,8 @@
-import { type CustomerPort, type CustomerRecord, pageOffset } from '@engagekit/runtime/store';
+import type { CustomerPort, CustomerRecord } from '@engagekit/runtime/store';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import type { SqlConnection, StoreDatabase } from './connection.ts';
-import { countRows, replaceAllBut, stored } from './queries.ts';
+import { pageOldestFirst, replaceAllBut, stored } from './queries.ts';
 import { customers, recordColumns } from './schema.ts';
 
 /** The columns of a customer's record. */
@@ -46,15 +46,7 @@ export function createSqlCustomers(conn: SqlConnection): CustomerPort {
       if (phoneNumbers.length === 0) return [];
       return getCustomersStatement(conn, { companyUuid, phoneNumbers });
     },
-    async listCustomers(companyUuid, page) {
-      const where = eq(customers.company_uuid, companyUuid);
-      // The page and the total are read together (on PostgreSQL, on connections of their own).
-      const [items, n] = await Promise.all([
-        db.select(customerColumns).from(customers).where(where).orderBy(customers.created_at, customers.created_seq).limit(page.limit).offset(pageOffset(page)),
-        countRows(db, customers, where),
-      ]);
-      return { items, total: n };
-    },
+    listCustomers: (companyUuid, page) => pageOldestFirst(db, customers, customerColumns, eq(customers.company_uuid, companyUuid), page),
     async countCustomers(companyUuid) {
       const [row] = await customerCountStatement(conn, { companyUuid });
       return row?.n ?? 0;

@@ -1,10 +1,10 @@
 /** The SQL store's orders, and the outbox their changes write in the same transaction (outbox.ts). */
-import { type OrderPort, type OrderRecord, pageOffset } from '@engagekit/runtime/store';
+import type { OrderPort, OrderRecord } from '@engagekit/runtime/store';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import type { SqlConnection } from './connection.ts';
 import { appendEvent, type Outbox } from './outbox.ts';
-import { countRows, replaceAllBut, stored } from './queries.ts';
+import { pageOldestFirst, replaceAllBut, stored } from './queries.ts';
 import { events, orders, recordColumns } from './schema.ts';
 
 /** The columns of an order's record. */
@@ -69,17 +69,7 @@ export function createSqlOrders(conn: SqlConnection, outbox: Outbox): OrderPort 
     async saveOrder(order) {
       await saveOrderStatement(conn, rowValues(orderColumns, stored(order)));
     },
-    async listOrders(companyUuid, page) {
-      const where = eq(orders.company_uuid, companyUuid);
-      const items = await db
-        .select(orderColumns)
-        .from(orders)
-        .where(where)
-        .orderBy(orders.created_at, orders.created_seq)
-        .limit(page.limit)
-        .offset(pageOffset(page));
-      return { items, total: await countRows(db, orders, where) };
-    },
+    listOrders: (companyUuid, page) => pageOldestFirst(db, orders, orderColumns, eq(orders.company_uuid, companyUuid), page),
     async phoneOrders(companyUuid, phoneNumber) {
       // The count and exact total, and the latest order (the phone's index ends in updated_at and id), asked together.
       const [[totals], [latest]] = await Promise.all([
@@ -97,16 +87,6 @@ export function createSqlOrders(conn: SqlConnection, outbox: Outbox): OrderPort 
       const [row] = await db.select(eventColumns).from(events).where(eq(events.id, id));
       return row ?? null;
     },
-    async listEvents(companyUuid, page) {
-      const where = eq(events.company_uuid, companyUuid);
-      const items = await db
-        .select(eventColumns)
-        .from(events)
-        .where(where)
-        .orderBy(events.created_at, events.created_seq)
-        .limit(page.limit)
-        .offset(pageOffset(page));
-      return { items, total: await countRows(db, events, where) };
-    },
+    listEvents: (companyUuid, page) => pageOldestFirst(db, events, eventColumns, eq(events.company_uuid, companyUuid), page),
   };
 }

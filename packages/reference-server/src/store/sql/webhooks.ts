@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
 import type { SqlConnection } from './connection.ts';
 import { deliveryColumns } from './dispatch.ts';
-import { countRows, definedOnly } from './queries.ts';
+import { countRows, definedOnly, pageOldestFirst } from './queries.ts';
 import { deliveries, recordColumns, webhookEndpoints } from './schema.ts';
 
 const endpointColumns = recordColumns(webhookEndpoints);
@@ -53,17 +53,7 @@ export function createSqlWebhooks(conn: SqlConnection): WebhookPort {
         .where(and(eq(webhookEndpoints.company_uuid, companyUuid), eq(webhookEndpoints.id, id)));
       return row ?? null;
     },
-    async listEndpoints(companyUuid, page) {
-      const where = eq(webhookEndpoints.company_uuid, companyUuid);
-      const items = await db
-        .select(endpointColumns)
-        .from(webhookEndpoints)
-        .where(where)
-        .orderBy(webhookEndpoints.created_at, webhookEndpoints.created_seq)
-        .limit(page.limit)
-        .offset(pageOffset(page));
-      return { items, total: await countRows(db, webhookEndpoints, where) };
-    },
+    listEndpoints: (companyUuid, page) => pageOldestFirst(db, webhookEndpoints, endpointColumns, eq(webhookEndpoints.company_uuid, companyUuid), page),
     allEndpoints: (companyUuid) => allEndpointsStatement(conn, { companyUuid }),
     async updateEndpoint(companyUuid, id, patch, now) {
       const changes: Partial<EndpointRecord> = definedOnly(patch);
