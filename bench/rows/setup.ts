@@ -1,7 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from '../../packages/reference-server/test/helpers.ts';
 
@@ -10,59 +6,11 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 /** The `engagekit-server` command as the package declares it (`bin` of its package.json), run from its build. */
 const SERVER_COMMAND = new URL('../../packages/reference-server/bin/engagekit-server.js', import.meta.url).pathname;
 
-/** A reference server process whose process id is known, so a row can read its CPU time. */
-export type CommandProcess = ServerProcess & { pid: number };
-
 /**
- * Runs the `engagekit-server` command (`node bin/engagekit-server.js`) on a free port of 127.0.0.1 until
- * its ready line, with only PATH and `env` in its environment. Without a `DATA_DIR` in `env` it gets a
- * temporary one (its PGlite database when it has no `DATABASE_URL`), removed once it has exited.
+ * Runs the `engagekit-server` command (`node bin/engagekit-server.js`) until its ready line, as the test
+ * helper runs the package's build: a row that reads the process's CPU time measures the command a user runs.
  */
-export async function startCommand(env: Record<string, string>, timeoutMs = 60_000): Promise<CommandProcess> {
-  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'engagekit-bench-')) : undefined;
-  const child = spawn(process.execPath, [SERVER_COMMAND], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (d: Buffer) => {
-    out += String(d);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<number | null>((ok) =>
-    child.once('exit', (code) => {
-      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
-      ok(code);
-    }),
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      fail(new Error(`engagekit-server not ready in ${timeoutMs} ms:\n${out}`));
-    }, timeoutMs);
-    child.stdout.on('data', () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`engagekit-server exited with ${code} before it was ready:\n${out}`));
-    });
-  });
-  return {
-    url,
-    pid: child.pid as number,
-    output: () => out,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-}
+export const startCommand = (env: Record<string, string>, timeoutMs = 60_000) => startServerProcess(env, timeoutMs, SERVER_COMMAND);
 
 /**
  * A reference server process on PostgreSQL (a fresh database) or PGlite, with a company, a token and a

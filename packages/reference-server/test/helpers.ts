@@ -33,19 +33,22 @@ export const SERVER_MAIN = new URL('../dist/cli.js', import.meta.url).pathname;
 /** A reference server process started for a test. */
 export interface ServerProcess {
   url: string;
+  /** Its process id (a bench row reads its CPU time). */
+  pid: number;
   output: () => string;
   /** Sends SIGTERM and resolves to the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
- * Starts `node dist/cli.js` on a free port and waits for its ready line. Without a `DATA_DIR` in `env`,
- * the server gets a temporary one (its embedded database, when it has no `DATABASE_URL`), removed once
- * the process has exited; a `DATA_DIR` given is the caller's to remove.
+ * Starts `node <script>` (the package's `dist/cli.js` by default) on a free port and waits for its ready
+ * line, with only PATH and `env` in its environment. Without a `DATA_DIR` in `env`, the server gets a
+ * temporary one (its embedded database, when it has no `DATABASE_URL`), removed once the process has
+ * exited; a `DATA_DIR` given is the caller's to remove.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, script = SERVER_MAIN): Promise<ServerProcess> {
   const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'engagekit-e2e-')) : undefined;
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,6 +86,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   });
   return {
     url,
+    pid: child.pid as number,
     output: () => out,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
