@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /** A fresh PostgreSQL database made from DATABASE_URL, dropped by `drop()`; null when DATABASE_URL is unset. */
@@ -27,6 +30,56 @@ export async function freshDatabase(label: string): Promise<{ url: string; drop(
   };
 }
 
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const MIGRATIONS = join(PACKAGE_DIR, 'drizzle');
+
+/**
+ * An embedded database with every migration applied, made once for each set of migrations and PGlite
+ * version (kept in node_modules/.cache) and copied for each server a test starts: PGlite makes a new
+ * database by running initdb in WebAssembly, 4 s of CPU alone and up to 20 s beside the rest of the
+ * suite, which the tests' thirty-odd server starts paid each; a copy takes a fraction of a second.
+ * A server's first start on an empty data directory stays tested by `pnpm start`'s test
+ * (scripts/build/start.test.ts) and the packaging test.
+ */
+function migratedPglite(): Promise<string> {
+  made ??= makeMigratedPglite();
+  return made;
+}
+let made: Promise<string> | undefined;
+
+async function makeMigratedPglite(): Promise<string> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  // The installed PGlite's path names its version (pnpm's store layout).
+  const hash = createHash('sha256').update(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(join(MIGRATIONS, file)));
+  }
+  const dir = join(PACKAGE_DIR, 'node_modules', '.cache', `engagekit-pglite-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const building = `${dir}.${process.pid}`;
+  mkdirSync(dirname(dir), { recursive: true });
+  const db = await PGlite.create(building);
+  await migrate(drizzle(db), { migrationsFolder: MIGRATIONS });
+  await db.close();
+  // Made whole, then renamed into place: a test process that made it at the same time keeps its own copy.
+  try {
+    renameSync(building, dir);
+  } catch {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A new temporary DATA_DIR for a server on the embedded database, its database already migrated. */
+export async function pgliteDataDir(prefix = 'engagekit-e2e-'): Promise<string> {
+  const template = await migratedPglite();
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(template, join(dataDir, 'pglite'), { recursive: true });
+  return dataDir;
+}
+
 /** dist/cli.js, the `engagekit-server` command as the package ships it (the tests' global setup builds it). */
 export const SERVER_MAIN = new URL('../dist/cli.js', import.meta.url).pathname;
 
@@ -43,11 +96,12 @@ export interface ServerProcess {
 /**
  * Starts `node <script>` (the package's `dist/cli.js` by default) on a free port and waits for its ready
  * line, with only PATH and `env` in its environment. Without a `DATA_DIR` in `env`, the server gets a
- * temporary one (its embedded database, when it has no `DATABASE_URL`), removed once the process has
- * exited; a `DATA_DIR` given is the caller's to remove.
+ * temporary one (with its embedded database already migrated, when it has no `DATABASE_URL`), removed
+ * once the process has exited; a `DATA_DIR` given is the caller's to remove.
  */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, script = SERVER_MAIN): Promise<ServerProcess> {
-  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'engagekit-e2e-')) : undefined;
+  let ownDataDir: string | undefined;
+  if (env.DATA_DIR === undefined) ownDataDir = env.DATABASE_URL ? mkdtempSync(join(tmpdir(), 'engagekit-e2e-')) : await pgliteDataDir();
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { verifyWebhook } from '@engagekit/sdk/webhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startReceiver } from '../../runtime/test/receiver.ts';
-import { freshDatabase, type ServerProcess, startServerProcess } from './helpers.ts';
+import { freshDatabase, pgliteDataDir, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'webhooks-e2e-admin-token-0123';
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -78,7 +78,7 @@ for (const database of databases) {
       const receiver = await startReceiver(() => (killed ? { status: 200 } : { status: 200, after: never }));
       cleanups.push(receiver.close);
       // Both server processes keep their data here; the cleanups run in reverse, so they stop before it goes.
-      const dataDir = mkdtempSync(join(tmpdir(), 'engagekit-crash-'));
+      const dataDir = database === 'pglite' ? await pgliteDataDir('engagekit-crash-') : mkdtempSync(join(tmpdir(), 'engagekit-crash-'));
       cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
       const env: Record<string, string> = {
         ADMIN_TOKEN,
