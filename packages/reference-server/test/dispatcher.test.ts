@@ -6,6 +6,7 @@ import { createDispatcher, type DispatcherOptions, shouldClaim } from '../../run
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import { createNodeTransport } from '../src/webhooks/node-transport.ts';
+import { migratedPgliteDump } from './helpers.ts';
 
 const now = () => new Date().toISOString();
 let counter = 0;
@@ -70,7 +71,7 @@ for (const [kind, via] of [
       setupDispatcher(store, endpoint, { ...(transport ? { transport } : {}), ...opts });
     const makeStore = async () => {
       if (kind === 'pglite') {
-        shared ??= await openSqlStore({ memory: true });
+        shared ??= await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
         return shared;
       }
       const store = createMemoryStore();

@@ -17,7 +17,7 @@ import { createSeededIds } from '../../runtime/src/ids.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import { describeRequest, type FuzzRequest, realize, urlOf, type World } from './fuzz/realize.ts';
 import { type Recipe, recipes } from './fuzz/recipes.ts';
-import { sampleOrder } from './helpers.ts';
+import { migratedPgliteDump, sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
@@ -212,7 +212,7 @@ describe.each(['memory', 'pglite'] as const)('every operation, fuzzed from its s
   it(
     `answers ${runs} generated requests with documented statuses and bodies, never a 5xx`,
     async () => {
-      const store = kind === 'memory' ? createMemoryStore() : await openSqlStore({ memory: true });
+      const store = kind === 'memory' ? createMemoryStore() : await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
       const env = await inProcessApp({ store, config: { validateResponses: true } });
       // The same server with a rate limit of one request a minute on a clock that stands still: once a
       // token has made its one request, every further one that authenticates is a 429.

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -35,11 +35,12 @@ const MIGRATIONS = join(PACKAGE_DIR, 'drizzle');
 
 /**
  * An embedded database with every migration applied, made once for each set of migrations and PGlite
- * version (kept in node_modules/.cache) and copied for each server a test starts: PGlite makes a new
+ * version (kept in node_modules/.cache: `pglite/`, a data directory, and `dump.tar`, the same database
+ * as PGlite's dump) and copied for each server or scratch store a test opens: PGlite makes a new
  * database by running initdb in WebAssembly, 4 s of CPU alone and up to 20 s beside the rest of the
- * suite, which the tests' thirty-odd server starts paid each; a copy takes a fraction of a second.
+ * suite, which the tests' fifty-odd embedded databases paid each; a copy takes a fraction of a second.
  * A server's first start on an empty data directory stays tested by `pnpm start`'s test
- * (scripts/build/start.test.ts) and the packaging test.
+ * (scripts/build/start.test.ts) and the packaging test, a migration from nothing by migrations.test.ts.
  */
 function migratedPglite(): Promise<string> {
   made ??= makeMigratedPglite();
@@ -54,14 +55,15 @@ async function makeMigratedPglite(): Promise<string> {
   for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: 'utf8' }).sort()) {
     if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(readFileSync(join(MIGRATIONS, file)));
   }
-  const dir = join(PACKAGE_DIR, 'node_modules', '.cache', `engagekit-pglite-${hash.digest('hex').slice(0, 16)}`);
-  if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+  const dir = join(PACKAGE_DIR, 'node_modules', '.cache', `engagekit-migrated-pglite-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(join(dir, 'dump.tar'))) return dir;
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const building = `${dir}.${process.pid}`;
-  mkdirSync(dirname(dir), { recursive: true });
-  const db = await PGlite.create(building);
+  mkdirSync(building, { recursive: true });
+  const db = await PGlite.create(join(building, 'pglite'));
   await migrate(drizzle(db), { migrationsFolder: MIGRATIONS });
+  writeFileSync(join(building, 'dump.tar'), new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()));
   await db.close();
   // Made whole, then renamed into place: a test process that made it at the same time keeps its own copy.
   try {
@@ -76,8 +78,13 @@ async function makeMigratedPglite(): Promise<string> {
 export async function pgliteDataDir(prefix = 'engagekit-e2e-'): Promise<string> {
   const template = await migratedPglite();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  cpSync(template, join(dataDir, 'pglite'), { recursive: true });
+  cpSync(join(template, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
   return dataDir;
+}
+
+/** A migrated embedded database as a dump, for `openSqlStore({ memory: true, loadDataDir })`. */
+export async function migratedPgliteDump(): Promise<Blob> {
+  return new Blob([readFileSync(join(await migratedPglite(), 'dump.tar'))]);
 }
 
 /** dist/cli.js, the `engagekit-server` command as the package ships it (the tests' global setup builds it). */

@@ -6,7 +6,7 @@ import { FREE_FORM_LIMITS } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../runtime/src/store/types.ts';
 import { openSqlStore } from '../src/store/index.ts';
-import { sampleOrder } from './helpers.ts';
+import { migratedPgliteDump, sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 
 async function asCompany(store?: Store) {
@@ -71,7 +71,7 @@ describe('query parameters', () => {
 
 describe('strings that are not well-formed Unicode', () => {
   it('answer 400 naming the field to a lone surrogate in an order, on PGlite as in memory, and nothing is stored', async () => {
-    const store = await openSqlStore({ memory: true });
+    const store = await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
     try {
       for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
         const order = JSON.stringify(sampleOrder(company.company_id, 'LONE'));
@@ -93,7 +93,7 @@ describe('strings that are not well-formed Unicode', () => {
 
 describe('bytes that are not UTF-8', () => {
   it('answer 400 naming the byte offset, on PGlite as in memory, and nothing is stored', async () => {
-    const store = await openSqlStore({ memory: true });
+    const store = await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
     try {
       for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
         // "José" in ISO-8859-1 inside a UTF-8 body: the é is the lone byte 0xe9.
@@ -141,7 +141,7 @@ describe('campaign schedules at the ends of time', () => {
     JSON.stringify({ name, schedule_type, schedule, days: { monday: ['09:00'] }, template_payload: { template_name: 't' } });
 
   it('answer 400 naming schedule when it or the first run falls outside years 0001 to 9999 in UTC, on PGlite as in memory', async () => {
-    const store = await openSqlStore({ memory: true });
+    const store = await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
     try {
       for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
         const create = (body: string) => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body });
@@ -186,7 +186,7 @@ describe('dates that do not exist', () => {
 
 describe('order dates', () => {
   it('answer 400 naming the field to a date in the year 0000, which PostgreSQL has not, on PGlite as in memory', async () => {
-    const store = await openSqlStore({ memory: true });
+    const store = await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
     try {
       for (const { fetch, company, headers } of [await asCompany(), await asCompany(store)]) {
         const early = sampleOrder(company.company_id, 'EARLY', { companyOrderDate: '0000-12-31', companyOrderDueDate: '0001-01-01' });

@@ -1,8 +1,8 @@
 /**
  * A setup file of this package's test project: the runtime's shared suites (store conformance, the
- * domain's tests) run here on PGlite (one in memory for each suite file, emptied before each test)
- * and, when DATABASE_URL is set, PostgreSQL (one fresh database for each suite file). The runtime's
- * own project runs them on the memory store.
+ * domain's tests) run here on PGlite (one in memory for each suite file, loaded from a migrated
+ * database's dump and emptied before each test) and, when DATABASE_URL is set, PostgreSQL (one fresh
+ * database for each suite file). The runtime's own project runs them on the memory store.
  */
 import { getTableName, sql } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
@@ -10,7 +10,7 @@ import { runSuitesOn } from '../../runtime/test/every-store.ts';
 import type { Store } from '../src/store/index.ts';
 import { openSqlStore, type SqlStore } from '../src/store/sql/open.ts';
 import { schema } from '../src/store/sql/schema.ts';
-import { freshDatabase } from './helpers.ts';
+import { freshDatabase, migratedPgliteDump } from './helpers.ts';
 
 /** Empties every table, so one migrated database serves every test of a suite. */
 export async function truncateAll(store: SqlStore): Promise<void> {
@@ -43,7 +43,11 @@ function sharedSqlStore(open: () => Promise<{ store: SqlStore; drop?: () => Prom
 }
 
 runSuitesOn([
-  { kind: 'pglite', label: 'PGlite store', setUp: sharedSqlStore(async () => ({ store: await openSqlStore({ memory: true }) })) },
+  {
+    kind: 'pglite',
+    label: 'PGlite store',
+    setUp: sharedSqlStore(async () => ({ store: await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() }) })),
+  },
   {
     kind: 'postgres',
     label: 'PostgreSQL store',

@@ -10,7 +10,7 @@ import { iso } from '../../../runtime/src/store/shared.ts';
 import { exclusive, type Lock, type Store, shared } from '../../../runtime/src/store/types.ts';
 import { forEveryStore } from '../../../runtime/test/every-store.ts';
 import { company, endpoint, event, orderFields, writer } from '../../../runtime/test/store/conformance-fixtures.ts';
-import { freshDatabase } from '../../test/helpers.ts';
+import { freshDatabase, migratedPgliteDump } from '../../test/helpers.ts';
 import { truncateAll } from '../../test/sql-stores.ts';
 import { openSqlStore, type SqlStore } from './index.ts';
 import { findPgError } from './sql/errors.ts';
@@ -81,7 +81,7 @@ forEveryStore((kind, makeStore) => {
 describe('PGlite store', () => {
   let shared: SqlStore;
   beforeAll(async () => {
-    shared = await openSqlStore({ memory: true });
+    shared = await openSqlStore({ memory: true, loadDataDir: await migratedPgliteDump() });
   });
   afterAll(async () => {
     await shared?.close();

@@ -1,7 +1,7 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { company } from '../../../../runtime/test/store/conformance-fixtures.ts';
-import { freshDatabase } from '../../../test/helpers.ts';
+import { freshDatabase, migratedPgliteDump } from '../../../test/helpers.ts';
 import { builtOnce, placeholders, rowValues } from './built-once.ts';
 import { openSqlDatabase, type SqlDatabaseOpened } from './open.ts';
 import { companies } from './schema.ts';
@@ -10,7 +10,7 @@ const databaseUrl = process.env.DATABASE_URL;
 
 /** A fresh database of each kind this run has: PGlite in memory, and PostgreSQL when DATABASE_URL is set. */
 const kinds = [
-  { kind: 'pglite', open: async () => ({ opened: await openSqlDatabase({ memory: true }), drop: async () => {} }) },
+  { kind: 'pglite', open: async () => ({ opened: await openSqlDatabase({ memory: true, loadDataDir: await migratedPgliteDump() }), drop: async () => {} }) },
   {
     kind: 'postgres',
     open: async () => {

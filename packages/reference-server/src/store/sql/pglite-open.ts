@@ -16,9 +16,10 @@ export function sameParsers(parsers: Record<number, (value: string, typeId: numb
 
 /**
  * PGlite with drizzle's text types installed as its own parsers: the thread's queries carry no
- * parsers (functions cannot cross threads), so drizzle's must already be PGlite's.
+ * parsers (functions cannot cross threads), so drizzle's must already be PGlite's. A new database
+ * starts from `loadDataDir` (a dump, `PGlite.dumpDataDir()`) when given, instead of initdb.
  */
-export function createPglite(dataDir: string | undefined): Promise<PGlite> {
+export function createPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlite> {
   const parsers = Object.fromEntries(TEXT_TYPES.map((oid) => [oid, asText]));
-  return PGlite.create(dataDir, { parsers });
+  return PGlite.create(dataDir, { parsers, ...(loadDataDir ? { loadDataDir } : {}) });
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedPgliteDump } from '../../../test/helpers.ts';
 import { PgliteThread } from './pglite-thread.ts';
 
 const run = promisify(execFile);
@@ -13,7 +14,8 @@ describe('PGlite on its own thread', () => {
   const count = async (table: string) => Number((await db.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]?.n);
 
   beforeAll(async () => {
-    db = await PgliteThread.open(undefined);
+    // Started from a migrated database's dump, as the store's tests open theirs (test/helpers.ts).
+    db = await PgliteThread.open(undefined, { loadDataDir: await migratedPgliteDump() });
     await db.query('create table items (id int primary key, label text, at timestamptz, doc jsonb)');
     await db.query('create table later (k int unique deferrable initially deferred)');
   });
@@ -120,7 +122,7 @@ describe('the database thread’s life', () => {
 
   it('fails for good when its heap runs out: the query and every later one reject, and onFailure hears of it once', async () => {
     const failures: Error[] = [];
-    const db = await PgliteThread.open(undefined, { maxHeapMb: 48, onFailure: (error) => failures.push(error) });
+    const db = await PgliteThread.open(undefined, { loadDataDir: await migratedPgliteDump(), maxHeapMb: 48, onFailure: (error) => failures.push(error) });
     expect((await db.query('select 1 as n')).rows).toEqual([{ n: 1 }]);
     // About 300 MB of rows, built as strings in the thread's heap.
     const huge = db.query("select repeat('x', 1000) as s from generate_series(1, 300000)");
@@ -133,7 +135,7 @@ describe('the database thread’s life', () => {
 
   it('answers nothing once closed, and a close is no failure', async () => {
     const failures: Error[] = [];
-    const db = await PgliteThread.open(undefined, { onFailure: (error) => failures.push(error) });
+    const db = await PgliteThread.open(undefined, { loadDataDir: await migratedPgliteDump(), onFailure: (error) => failures.push(error) });
     await db.close();
     expect(failures).toEqual([]);
     await expect(db.query('select 1')).rejects.toThrow('The database is closed');

@@ -42,6 +42,8 @@ export interface PgliteThreadOptions {
   onFailure?: ((error: Error) => void) | undefined;
   /** The thread's JavaScript heap limit in MiB (query results live there); Node's default when absent. */
   maxHeapMb?: number | undefined;
+  /** A new database starts from this dump (`PGlite.dumpDataDir()`) rather than from initdb. */
+  loadDataDir?: Blob | undefined;
 }
 
 interface Pending {
@@ -96,7 +98,7 @@ export class PgliteThread implements Queryable {
     const onFailure = (error: Error) => {
       if (opened) options.onFailure?.(error);
     };
-    const thread = new PgliteThread(new Worker(WORKER, { workerData: { dataDir }, resourceLimits }), onFailure);
+    const thread = new PgliteThread(new Worker(WORKER, { workerData: { dataDir, loadDataDir: options.loadDataDir }, resourceLimits }), onFailure);
     const ready = new Promise((resolve, reject) => thread.#pending.set(0, { resolve, reject }));
     try {
       await ready;

@@ -146,7 +146,8 @@ function handle(message: ToThread) {
 }
 
 try {
-  client = await createPglite((workerData as { dataDir?: string } | null)?.dataDir);
+  const { dataDir, loadDataDir } = (workerData ?? {}) as { dataDir?: string; loadDataDir?: Blob };
+  client = await createPglite(dataDir, loadDataDir);
   answer(0, null);
 } catch (error) {
   fail(0, error);
