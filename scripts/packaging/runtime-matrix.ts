@@ -14,7 +14,8 @@ import { launchChromium } from '../../packages/reference-server/test/browser.ts'
 import { run, type Started, StepError, start, tail } from './commands.ts';
 
 /**
- * The runtimes the project installs from the npm registry for the matrix. miniflare twice, by npm
+ * The runtimes the project installs from the npm registry for the matrix (with the tarballs, in one
+ * npm install: the packaging test's first step). miniflare twice, by npm
  * alias: the release its `latest` tag names and the newest published one (`npm view miniflare
  * dist-tags`, `npm view miniflare time`); each brings its own workerd.
  */
@@ -49,8 +50,20 @@ export interface RuntimeMatrixOptions {
   node22: string;
   node24: string;
   step: StepRunner;
-  /** Servers started here are added, so the caller stops them whatever happens. */
-  servers: Started[];
+  /** The matrix's reference server, from `startMatrixServer`; the matrix stops it. */
+  server: Started;
+}
+
+/**
+ * Starts the reference server the matrix runs against (the installed bin on PGlite, no rate limit).
+ * The caller starts it a few steps ahead of the matrix: making its embedded database takes seconds,
+ * which the steps in between hide. The caller adds it to the servers it stops whatever happens.
+ */
+export function startMatrixServer(o: Pick<RuntimeMatrixOptions, 'project' | 'work' | 'env' | 'node24'>): Started {
+  return start(o.node24, [join(o.project, 'node_modules', '.bin', 'engagekit-server')], {
+    cwd: o.project,
+    env: { ...o.env, PORT: '0', DATA_DIR: join(o.work, 'matrix-data'), ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
+  });
 }
 
 /** Runs the matrix; resolves to one line per runtime saying which version ran. */
@@ -60,16 +73,8 @@ export async function runtimeMatrix(o: RuntimeMatrixOptions): Promise<string[]> 
   const bin = (name: string) => join(project, 'node_modules', '.bin', name);
   const ran: string[] = [];
 
-  // The server starts while npm installs the runtimes: both mostly wait, on disk and network.
-  const server = start(o.node24, [bin('engagekit-server')], {
-    cwd: project,
-    env: { ...env, PORT: '0', DATA_DIR: join(o.work, 'matrix-data'), ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
-  });
-  o.servers.push(server);
-  await step(`runtime matrix: npm install ${RUNTIMES.join(' ')}`, () =>
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIMES], { cwd: project, env }),
-  );
-  const api = await step('runtime matrix: engagekit-server (PGlite, no rate limit), started before that install, to its ready line', async () => {
+  const { server } = o;
+  const api = await step('runtime matrix: engagekit-server (PGlite, no rate limit), started a few steps before, to its ready line', async () => {
     return (await server.waitFor(/listening on (http:\/\/\S+)/, 120_000))[1] as string;
   });
   const nodeVersion = async (node: string) => (await run(node, ['--version'], { cwd: project, env })).stdout.trim();

@@ -36,7 +36,7 @@ import { type Run, run, type Started, StepError, start, tail } from './commands.
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
-import { checksInChromium, runtimeMatrix } from './runtime-matrix.ts';
+import { checksInChromium, RUNTIMES, runtimeMatrix, startMatrixServer } from './runtime-matrix.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
 
@@ -87,8 +87,8 @@ async function main() {
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'partner-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(project, file));
     const installStarted = performance.now();
-    await step(`npm install the ${PACKAGES.length} tarballs and the test runners`, () =>
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((p) => tarballs[p]), ...TOOLS], { cwd: project, env }),
+    await step(`npm install the ${PACKAGES.length} tarballs, the test runners and the runtimes of the SDK's matrix`, () =>
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PACKAGES.map((p) => tarballs[p]), ...TOOLS, ...RUNTIMES], { cwd: project, env }),
     );
     checkInstalledFromTarballs(project);
 
@@ -140,6 +140,8 @@ async function main() {
     });
     const serverReady = performance.now() - serverStarted;
     await step('engagekit-server answers 200 on /api/v2/health', () => expectHealthy(serverUrl, server.line));
+    const matrixServer = startMatrixServer({ project, work, env, node24 });
+    servers.push(matrixServer);
 
     await step('the SDK bundled by esbuild runs in Chromium against engagekit-mock', () => browserCheck(project, env, mockUrl));
 
@@ -181,7 +183,7 @@ async function main() {
       }
     }
 
-    const matrix = await runtimeMatrix({ project, work, env, node22, node24, step, servers });
+    const matrix = await runtimeMatrix({ project, work, env, node22, node24, step, server: matrixServer });
 
     await step('the contract and the SDK on Node 20 (require and import)', () => node20Check(project, env));
 
@@ -191,7 +193,7 @@ async function main() {
     );
 
     console.log('\npackaging: every step passed');
-    console.log(`  npm install to the first green suite (Vitest): ${seconds(firstGreen)}`);
+    console.log(`  npm install (with the matrix's runtimes) to the first green suite (Vitest): ${seconds(firstGreen)}`);
     console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
     for (const name of PACKAGES) console.log(`  @engagekit/${name}: ${await unpackedSize(name, env)}`);
     console.log('  what users download (fresh project, npm install; packages, node_modules, install time):');
