@@ -38,7 +38,7 @@ const MIGRATIONS = join(PACKAGE_DIR, 'drizzle');
  * version (kept in node_modules/.cache: `pglite/`, a data directory, and `dump.tar`, the same database
  * as PGlite's dump) and copied for each server or scratch store a test opens: PGlite makes a new
  * database by running initdb in WebAssembly, 4 s of CPU alone and up to 20 s beside the rest of the
- * suite, which the tests' fifty-odd embedded databases paid each; a copy takes a fraction of a second.
+ * suite, which the tests' thirty-odd embedded databases paid each; a copy takes a fraction of a second.
  * A server's first start on an empty data directory stays tested by `pnpm start`'s test
  * (scripts/build/start.test.ts) and the packaging test, a migration from nothing by migrations.test.ts.
  */
