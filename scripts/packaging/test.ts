@@ -21,8 +21,9 @@
  *    weight (packages and bytes) and its command saying what to install for a rehearsal.
  *
  * A failure names the command that failed, with its output. Prints how long each step took, the
- * packages' unpacked sizes, the time from `npm install` to the first green suite, and the time
- * `engagekit-server` took to its ready line on an empty data directory, and the MCP server's own install weight.
+ * packages' unpacked sizes, the time from `npm install` (with the matrix's runtimes) to the first
+ * green suite, the time `engagekit-server` took to its ready line on an empty data directory, and the
+ * MCP server's own install weight.
  *
  * `KEEP=1` keeps the project (its path is printed) for a look afterwards.
  */

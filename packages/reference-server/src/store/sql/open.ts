@@ -38,10 +38,11 @@ export interface SqlStoreOptions {
   /** Embedded PGlite in memory: nothing survives `close()`. */
   memory?: boolean;
   /**
-   * Embedded PGlite: a new database starts from this dump (`PGlite.dumpDataDir()`, a tar file,
-   * gzipped or not) instead of an empty one, and is migrated from there. Making an empty database
-   * runs PostgreSQL's initdb in WebAssembly, about 4 s of CPU; loading a dump of a migrated one
-   * under 1 s, which is what a test suite opening many scratch stores saves each time.
+   * Embedded PGlite: a new database (in memory, or in an empty `dataDir`) starts from this dump
+   * (`PGlite.dumpDataDir()`, a tar file, gzipped or not) instead of an empty one, and is migrated
+   * from there; PGlite refuses it for a `dataDir` that holds a database already. Making an empty
+   * database runs PostgreSQL's initdb in WebAssembly, about 4 s of CPU; loading a dump of a migrated
+   * one under 1 s, which is what a test suite opening many scratch stores saves each time.
    */
   loadDataDir?: Blob;
   /** PostgreSQL: connections the pool opens at most (DATABASE_POOL_SIZE). Default 10; the instance opens one more to hear NOTIFY. */
