@@ -4,14 +4,17 @@
  * PATH, /usr/bin/node, or the toolchain cache, where the npm registry's `node-<os>-<arch>` package
  * is installed once (as scripts/bootstrap.sh installs Node 24).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
-const majorOf = (bin: string): number | undefined => {
+const execFileAsync = promisify(execFile);
+
+const majorOf = async (bin: string): Promise<number | undefined> => {
   try {
-    return Number(execFileSync(bin, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim());
+    return Number((await execFileAsync(bin, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' })).stdout.trim());
   } catch {
     return undefined;
   }
@@ -28,25 +31,29 @@ function nodePackage(): string {
 /**
  * A Node binary of `major`. With `install` (default true) a missing one is installed from the npm
  * registry into `$ENGAGEKIT_TOOLCHAIN/../node<major>`; without it, undefined when there is none.
+ * Asynchronous, so that the packaging test fetches one while npm installs the tarballs.
  */
-export function nodeBinary(major: number, options: { install: false }): string | undefined;
-export function nodeBinary(major: number, options?: { install?: true }): string;
-export function nodeBinary(major: number, options: { install?: boolean } = {}): string | undefined {
+export function nodeBinary(major: number, options: { install: false }): Promise<string | undefined>;
+export function nodeBinary(major: number, options?: { install?: true }): Promise<string>;
+export async function nodeBinary(major: number, options: { install?: boolean } = {}): Promise<string | undefined> {
   if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
   const toolchain = process.env.ENGAGEKIT_TOOLCHAIN ?? join(homedir(), '.cache', 'engagekit', 'toolchain');
   const cached = join(toolchain, '..', `node${major}`, 'bin', 'node');
   const candidates = [process.env[`NODE${major}_PATH`], 'node', '/usr/bin/node', cached].filter((c): c is string => Boolean(c));
   for (const bin of candidates) {
-    if ((bin === 'node' || existsSync(bin)) && majorOf(bin) === major) return bin;
+    if ((bin === 'node' || existsSync(bin)) && (await majorOf(bin)) === major) return bin;
   }
   if (options.install === false) return undefined;
-  execFileSync(
-    'npm',
-    ['install', '--global', '--prefix', join(cached, '..', '..'), '--no-audit', '--no-fund', '--loglevel=error', `${nodePackage()}@${major}`],
-    {
-      stdio: 'pipe',
-    },
-  );
-  if (majorOf(cached) !== major) throw new Error(`Installed ${nodePackage()}@${major}, but ${cached} is not Node ${major}.`);
+  await execFileAsync('npm', [
+    'install',
+    '--global',
+    '--prefix',
+    join(cached, '..', '..'),
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `${nodePackage()}@${major}`,
+  ]);
+  if ((await majorOf(cached)) !== major) throw new Error(`Installed ${nodePackage()}@${major}, but ${cached} is not Node ${major}.`);
   return cached;
 }
