@@ -3,6 +3,7 @@
  * a server (`start`). A failure is a StepError naming the command line, with the tail of its output.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
 
 /** A command that failed: its line and what it printed. */
 export class StepError extends Error {}
@@ -28,6 +29,9 @@ export function run(command: string, args: string[], options: { cwd: string; env
     );
   });
 }
+
+/** The command `name` that npm installed into `project` (its node_modules/.bin). */
+export const installedBin = (project: string, name: string) => join(project, 'node_modules', '.bin', name);
 
 export const tail = (text: string, lines = 60) => text.trim().split('\n').slice(-lines).join('\n');
 

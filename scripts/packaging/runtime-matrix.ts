@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { launchChromium } from '../../packages/reference-server/test/browser.ts';
-import { run, type Started, StepError, start, tail } from './commands.ts';
+import { installedBin, run, type Started, StepError, start, tail } from './commands.ts';
 
 /**
  * The runtimes the project installs from the npm registry for the matrix (with the tarballs, in one
@@ -60,7 +60,7 @@ export interface RuntimeMatrixOptions {
  * which the steps in between hide. The caller adds it to the servers it stops whatever happens.
  */
 export function startMatrixServer(o: Pick<RuntimeMatrixOptions, 'project' | 'work' | 'env' | 'node24'>): Started {
-  return start(o.node24, [join(o.project, 'node_modules', '.bin', 'engagekit-server')], {
+  return start(o.node24, [installedBin(o.project, 'engagekit-server')], {
     cwd: o.project,
     env: { ...o.env, PORT: '0', DATA_DIR: join(o.work, 'matrix-data'), ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
   });
@@ -70,7 +70,7 @@ export function startMatrixServer(o: Pick<RuntimeMatrixOptions, 'project' | 'wor
 export async function runtimeMatrix(o: RuntimeMatrixOptions): Promise<string[]> {
   const { project, step } = o;
   const env: NodeJS.ProcessEnv = { ...o.env, DENO_NO_UPDATE_CHECK: '1', DO_NOT_TRACK: '1' };
-  const bin = (name: string) => join(project, 'node_modules', '.bin', name);
+  const bin = (name: string) => installedBin(project, name);
   const ran: string[] = [];
 
   const { server } = o;

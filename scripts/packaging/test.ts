@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
-import { type Run, run, type Started, StepError, start, tail } from './commands.ts';
+import { installedBin, type Run, run, type Started, StepError, start, tail } from './commands.ts';
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
@@ -156,7 +156,7 @@ async function main() {
       ['engagekit-server', [], serverEnv],
       ['engagekit-mock', ['--port', '0'], env],
     ] as const) {
-      const bin = start(node22, [join(project, 'node_modules', '.bin', label), ...args], { cwd: project, env: runEnv });
+      const bin = start(node22, [installedBin(project, label), ...args], { cwd: project, env: runEnv });
       servers.push(bin);
       const again = label === 'engagekit-server' ? 'restarts on that data directory, answers, ' : 'answers, ';
       await step(`${label} on Node 22 ${again}drains on SIGTERM and exits 0`, async () => {
@@ -169,7 +169,7 @@ async function main() {
 
     if (databaseUrl) {
       const database = await freshDatabase('packaging');
-      const onPostgres = start(join(project, 'node_modules', '.bin', 'engagekit-server'), [], {
+      const onPostgres = start(installedBin(project, 'engagekit-server'), [], {
         cwd: project,
         env: { ...serverEnv, DATABASE_URL: database?.url ?? '', DATA_DIR: join(work, 'unused') },
       });
@@ -292,7 +292,7 @@ async function mcpClientCheck(project: string, env: NodeJS.ProcessEnv, node24: s
  */
 async function mcpOwnInstall(work: string, env: NodeJS.ProcessEnv, install: InstallCase): Promise<InstallWeight> {
   return measureInstall(work, install, env, async (project) => {
-    const refused = await run(join(project, 'node_modules', '.bin', 'engagekit-mcp'), ['--target', 'mock'], { cwd: project, env }).then(
+    const refused = await run(installedBin(project, 'engagekit-mcp'), ['--target', 'mock'], { cwd: project, env }).then(
       () => null,
       (e: StepError) => e.message,
     );
