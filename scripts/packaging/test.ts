@@ -25,15 +25,18 @@
  * green suite, the time `engagekit-server` took to its ready line on an empty data directory, and the
  * MCP server's own install weight.
  *
- * `KEEP=1` keeps the project (its path is printed) for a look afterwards.
+ * `KEEP=1` keeps the project (its path is printed) for a look afterwards. `--install-first`: packs,
+ * installs and finds Node 22, then waits for a line on stdin before the checks; `pnpm test` starts it
+ * so, beside the lints and Vitest (scripts/test.ts).
  */
+import { once } from 'node:events';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
-import { installedBin, type Run, run, type Started, StepError, start, tail } from './commands.ts';
+import { installedBin, type Run, run, type Started, StepError, signalGroup, start, tail } from './commands.ts';
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
@@ -72,6 +75,13 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'engagekit-packaging-'));
   const project = join(work, 'partner-app');
   const servers: Started[] = [];
+  // Stopped (Ctrl-C, or pnpm test when another check failed): its servers and files go too.
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const server of servers) signalGroup(server.child.pid, 'SIGKILL');
+    if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
     const tarballs = await step('pack every package (pnpm pack)', async () => packAll(mkdirAndReturn(join(work, 'tarballs'))));
     const node24 = await step('find Node 24', () => nodeBinary(24));
@@ -95,6 +105,7 @@ async function main() {
     );
     checkInstalledFromTarballs(project);
     const node22 = await step('find Node 22 (from the npm registry when missing, beside that install)', () => findingNode22);
+    const heldMs = process.argv.includes('--install-first') ? await waitForLine() : 0;
 
     const installs = userInstalls(tarballs);
     const weights = await step(
@@ -115,7 +126,7 @@ async function main() {
     const vitest = await step('Vitest (ESM), MSW listen() and mock.fetch: npx vitest run partner.vitest', () =>
       run('npx', ['vitest', 'run', 'partner.vitest'], { cwd: project, env }),
     );
-    const firstGreen = performance.now() - installStarted;
+    const firstGreen = performance.now() - installStarted - heldMs;
     expectPassed(vitest, /Tests\s+12 passed/, 'npx vitest run partner.vitest');
     const jest = await step('Jest (CommonJS require): npx jest partner.jest', () => run('npx', ['jest', 'partner.jest'], { cwd: project, env }));
     expectPassed(jest, /Tests:\s+12 passed/, 'npx jest partner.jest');
@@ -215,6 +226,16 @@ async function main() {
     if (process.env.KEEP) console.log(`packaging: kept ${work}`);
     else rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Waits for a line on stdin (the go of `pnpm test`, once Vitest is done); resolves to the milliseconds waited. */
+async function waitForLine(): Promise<number> {
+  const t0 = performance.now();
+  console.log('packaging: installed; waiting for the go on stdin (pnpm test sends it after Vitest)');
+  const go = await Promise.race([once(process.stdin, 'data').then(() => true), once(process.stdin, 'end').then(() => false)]);
+  if (!go) throw new StepError('stdin ended before the go of pnpm test (was it stopped?)');
+  process.stdin.pause();
+  return performance.now() - t0;
 }
 
 function mkdirAndReturn(dir: string): string {
