@@ -33,10 +33,18 @@ describe('Beside', () => {
     expect(text()).toBe('');
     expect(job.printed()).toContain('first half');
     await job.join();
-    expect(text()).toMatch(/^\n> two halves \(beside the checks above since \d+ s ago\)\n/);
+    expect(text()).toMatch(/^\n> two halves \(beside the checks above; for \d+ s so far\)\n/);
     expect(text()).toContain('first half\n');
     expect(text()).toContain('a warning\n');
     expect(text().indexOf('go was go')).toBeGreaterThan(text().indexOf('first half'));
+  });
+
+  it('says how long a command that ended before it joined took', async () => {
+    const { out, text } = collector();
+    const job = new Beside('quick', node, ['-e', "console.log('done')"], { out });
+    expect(await job.exited).toBe(0);
+    await job.join();
+    expect(text()).toBe('\n> quick (beside the checks above; took 0 s)\ndone\n');
   });
 
   it('reports a failure before it joins at once, with what it printed', async () => {
@@ -62,6 +70,7 @@ describe('Beside', () => {
       },
     });
     await expect(job.join()).rejects.toThrow('fails late failed (exit 2)');
+    expect(text()).toMatch(/^\n> fails late \(beside the checks above; for \d+ s so far\)\n/);
     expect(text()).toContain('no\n');
     expect(early).toBe(false);
   });

@@ -24,6 +24,7 @@ export class Beside {
   readonly #held: Buffer[] = [];
   readonly #out: NodeJS.WritableStream;
   #joined = false;
+  #endedAt: number | undefined;
 
   readonly name: string;
 
@@ -54,6 +55,7 @@ export class Beside {
       this.child.on('close', (code) => resolve(code));
     });
     this.exited.then((code) => {
+      this.#endedAt = performance.now();
       if (code !== 0 && !this.#joined) options.onEarlyFailure?.(this, code, this.printed());
     });
   }
@@ -68,7 +70,9 @@ export class Beside {
    * end; rejects unless it exits 0.
    */
   async join(): Promise<void> {
-    this.#out.write(`\n> ${this.name} (beside the checks above since ${((performance.now() - this.#started) / 1000).toFixed(0)} s ago)\n`);
+    const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+    const ran = this.#endedAt === undefined ? `for ${s(performance.now() - this.#started)} so far` : `took ${s(this.#endedAt - this.#started)}`;
+    this.#out.write(`\n> ${this.name} (beside the checks above; ${ran})\n`);
     this.#out.write(this.printed());
     this.#held.length = 0;
     this.#joined = true;
