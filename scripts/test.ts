@@ -21,6 +21,7 @@ import { Beside } from './beside.ts';
 import { ROOT } from './build/ensure-built.ts';
 
 const startedAt = performance.now();
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 const besides: Beside[] = [];
 
 /** Stops what runs beside (but an install of Chromium) and exits with `code`. */
@@ -52,8 +53,9 @@ function beside(name: string, command: string, args: string[], waitsForGo = fals
   return job;
 }
 
-/** A check in the foreground, printing as it goes; the run ends if it fails. */
-async function check(command: string, args: string[]): Promise<void> {
+/** A check in the foreground, printing as it goes, then how long it took; the run ends if it fails. */
+async function check(name: string, command: string, args: string[]): Promise<void> {
+  const t0 = performance.now();
   const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
   const code = await new Promise<number | null>((resolve) => {
     child.on('error', () => resolve(127));
@@ -63,7 +65,11 @@ async function check(command: string, args: string[]): Promise<void> {
     console.error(`\ntest: \`${[command, ...args].join(' ')}\` failed (exit ${code ?? 'by a signal'})`);
     await fail(code ?? 1);
   }
+  console.log(`test: ${name} took ${seconds(t0)}`);
 }
+
+/** `pnpm run <name>`, a script of package.json, as a check. */
+const script = (name: string) => check(name, 'pnpm', ['run', name]);
 
 async function joined(job: Beside): Promise<void> {
   await job.join().catch(async (e: Error) => {
@@ -73,16 +79,17 @@ async function joined(job: Beside): Promise<void> {
 }
 
 const chromium = beside('Chromium for the browser tests', 'bash', ['scripts/ensure-chromium.sh']);
-await check('pnpm', ['run', 'check:generated']);
-await check('pnpm', ['run', 'build']);
+await script('check:generated');
+await script('build');
 // Both need the builds; the packaging test's packs and install run beside the lints and Vitest.
 const release = beside('the release dry run', 'pnpm', ['run', 'release:dry-run']);
 const packaging = beside('the packaging test (its install first; its checks after Vitest)', 'node', ['scripts/packaging/test.ts', '--install-first'], true);
-await check('pnpm', ['run', 'lint']);
-await check('pnpm', ['run', 'lint:openapi']);
-await check('pnpm', ['run', 'lint:packages']);
+await script('lint');
+await script('lint:openapi');
+await script('lint:packages');
 await joined(release);
 await joined(chromium);
-await check(join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--maxWorkers=100%']);
+// A worker a core: Vitest's default keeps one back, which on two cores runs the files one by one.
+await check('vitest', join(ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--maxWorkers=100%']);
 await joined(packaging);
-console.log(`\ntest: every check passed in ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+console.log(`\ntest: every check passed in ${seconds(startedAt)}`);
