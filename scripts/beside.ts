@@ -17,6 +17,7 @@ export interface BesideOptions {
 }
 
 export class Beside {
+  readonly name: string;
   readonly child: ChildProcess;
   /** Its exit code (null after a signal). */
   readonly exited: Promise<number | null>;
@@ -25,8 +26,6 @@ export class Beside {
   readonly #out: NodeJS.WritableStream;
   #joined = false;
   #endedAt: number | undefined;
-
-  readonly name: string;
 
   constructor(name: string, command: string, args: string[], options: BesideOptions = {}) {
     this.name = name;

@@ -20,6 +20,13 @@ interface Manifest {
 
 const failures: string[] = [];
 const copy = mkdtempSync(join(tmpdir(), 'engagekit-release-'));
+// Stopped (Ctrl-C, or pnpm test when another check failed): the copy goes too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    rmSync(copy, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 const sh = (cmd: string, args: string[], cwd = copy) => {
   console.log(`release:dry-run: ${[cmd, ...args].join(' ')}`);
   try {
