@@ -4,6 +4,7 @@
  * `waitsForGo` reads a line on stdin before its second half, which `join()` sends.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { signalGroup } from './packaging/commands.ts';
 
 export interface BesideOptions {
   cwd?: string;
@@ -82,11 +83,6 @@ export class Beside {
 
   /** Signals its process group (SIGTERM unless told), unless it has ended. */
   stop(signal: NodeJS.Signals = 'SIGTERM'): void {
-    if (this.child.exitCode !== null || this.child.signalCode !== null || !this.child.pid) return;
-    try {
-      process.kill(-this.child.pid, signal);
-    } catch {
-      // The group is gone already.
-    }
+    if (this.child.exitCode === null && this.child.signalCode === null) signalGroup(this.child.pid, signal);
   }
 }

@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Beside } from './beside.ts';
 import { ROOT } from './build/ensure-built.ts';
+import { onStopSignal } from './packaging/commands.ts';
 
 const startedAt = performance.now();
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
@@ -32,12 +33,9 @@ async function fail(code: number): Promise<never> {
 }
 
 // Its own group keeps what runs beside from the terminal's Ctrl-C: it is passed on here.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const job of besides) job.stop(signal);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  });
-}
+onStopSignal((signal) => {
+  for (const job of besides) job.stop(signal);
+});
 
 function beside(name: string, command: string, args: string[], waitsForGo = false): Beside {
   console.log(`test: started beside the checks below: ${name}`);

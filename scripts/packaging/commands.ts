@@ -95,6 +95,19 @@ export function start(command: string, args: string[], options: { cwd: string; e
   };
 }
 
+/**
+ * On Ctrl-C or SIGTERM: `cleanup` (synchronous, as the process exits right after), then the exit code
+ * of a process that signal ended (130, 143).
+ */
+export function onStopSignal(cleanup: (signal: NodeJS.Signals) => void): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      cleanup(signal);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  }
+}
+
 /** Signals the process group led by `pid`; false when the group is gone. */
 export function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
   if (!pid) return false;

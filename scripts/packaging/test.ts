@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
 import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
-import { installedBin, type Run, run, type Started, StepError, signalGroup, start, tail } from './commands.ts';
+import { installedBin, onStopSignal, type Run, run, type Started, StepError, signalGroup, start, tail } from './commands.ts';
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
 import { packAll } from './pack.ts';
@@ -76,12 +76,10 @@ async function main() {
   const project = join(work, 'partner-app');
   const servers: Started[] = [];
   // Stopped (Ctrl-C, or pnpm test when another check failed): its servers and files go too.
-  const onSignal = (signal: NodeJS.Signals) => {
+  onStopSignal(() => {
     for (const server of servers) signalGroup(server.child.pid, 'SIGKILL');
     if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  };
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  });
   try {
     const tarballs = await step('pack every package (pnpm pack)', async () => packAll(mkdirAndReturn(join(work, 'tarballs'))));
     const node24 = await step('find Node 24', () => nodeBinary(24));

@@ -10,6 +10,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PACKAGES, ROOT } from '../build/ensure-built.ts';
+import { onStopSignal } from '../packaging/commands.ts';
 
 interface Manifest {
   name: string;
@@ -21,12 +22,7 @@ interface Manifest {
 const failures: string[] = [];
 const copy = mkdtempSync(join(tmpdir(), 'engagekit-release-'));
 // Stopped (Ctrl-C, or pnpm test when another check failed): the copy goes too.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    rmSync(copy, { recursive: true, force: true });
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  });
-}
+onStopSignal(() => rmSync(copy, { recursive: true, force: true }));
 const sh = (cmd: string, args: string[], cwd = copy) => {
   console.log(`release:dry-run: ${[cmd, ...args].join(' ')}`);
   try {
