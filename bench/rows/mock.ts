@@ -1,7 +1,9 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -20,6 +22,16 @@ const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.js', imp
 // The peer of mock.startup.vs-node-http and mock.http.cpu.vs-node-http: a bare node:http server as an ES module.
 const STARTUP_PEER = new URL('../startup-peer.mjs', import.meta.url).pathname;
 const BENCH_DIR = new URL('..', import.meta.url).pathname;
+
+/**
+ * The file of zod's main entry that the mock loads (zod as the runtime resolves it), for an ES module
+ * import or a `require`: the floor rows load it beside their peers.
+ */
+function zodEntry(kind: 'import' | 'require'): string {
+  const manifest = createRequire(new URL('../../packages/runtime/package.json', import.meta.url)).resolve('zod/package.json');
+  const entry = JSON.parse(readFileSync(manifest, 'utf8')).exports['.'][kind] as string;
+  return join(dirname(manifest), entry);
+}
 const execFileAsync = promisify(execFile);
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
@@ -471,7 +483,9 @@ export const mockHttpCpu: Bench = {
 /**
  * Spawn to first 200: the HTTP mock against the runtime's own floor, a bare node:http server answering
  * the same body, in turns. Both with a compile cache of the row's own, filled by a start of each that is
- * not counted, as every start after a version's first one finds it.
+ * not counted, as every start after a version's first one finds it. A third side in the same turns, the
+ * same server importing zod first (`mock.startup.floor.vs-node-http`), is the floor of any mock whose
+ * contract is written in zod: what the libraries cost before the mock's own code.
  */
 export const mockStartup: Bench = {
   id: 'mock.startup.vs-node-http',
@@ -486,53 +500,85 @@ export const mockStartup: Bench = {
       await stop(child);
       return ms;
     };
-    const peer = async () => {
+    const bareServer = (preload?: string) => async () => {
       const port = await freePort();
-      const { child, ms } = await spawnUntilHealthy(process.execPath, [STARTUP_PEER], port, { ...env, PORT: String(port), PEER_BODY: body });
+      const peerEnv = { ...env, PORT: String(port), PEER_BODY: body, ...(preload ? { PEER_PRELOAD: preload } : {}) };
+      const { child, ms } = await spawnUntilHealthy(process.execPath, [STARTUP_PEER], port, peerEnv);
       await stop(child);
       return ms;
     };
-    const r = await inTurns(9, { ours, peer }, { warmUp: true }).finally(() => rmSync(compileCache, { recursive: true, force: true }));
-    return row({
-      id: 'mock.startup.vs-node-http',
-      metric: 'spawn to first 200 on /api/v2/health: engagekit-mock vs a bare node:http server answering the same body, medians of 9 in turns',
-      note: `engagekit-mock by round: ${turnsNote(r.ours)} ms; node:http: ${turnsNote(r.peer)} ms`,
-      ours: Math.round(r.ours.median),
-      peer: Math.round(r.peer.median),
-      unit: 'ms',
-      better: 'lower',
-      goal: atMost(1.3),
-    });
+    const sides = { ours, peer: bareServer(), floor: bareServer(pathToFileURL(zodEntry('import')).href) };
+    const r = await inTurns(9, sides, { warmUp: true }).finally(() => rmSync(compileCache, { recursive: true, force: true }));
+    return [
+      row({
+        id: 'mock.startup.vs-node-http',
+        metric: 'spawn to first 200 on /api/v2/health: engagekit-mock vs a bare node:http server answering the same body, medians of 9 in turns',
+        note: `engagekit-mock by round: ${turnsNote(r.ours)} ms; node:http: ${turnsNote(r.peer)} ms`,
+        ours: Math.round(r.ours.median),
+        peer: Math.round(r.peer.median),
+        unit: 'ms',
+        better: 'lower',
+        goal: atMost(1.3),
+      }),
+      row({
+        id: 'mock.startup.floor.vs-node-http',
+        metric:
+          "the same node:http server importing zod's main entry (the one the mock loads) before it listens vs the bare one, in the same turns as mock.startup.vs-node-http: the floor under that row",
+        note: `node:http with zod by round: ${turnsNote(r.floor)} ms`,
+        ours: Math.round(r.floor.median),
+        peer: Math.round(r.peer.median),
+        unit: 'ms',
+        better: 'lower',
+      }),
+    ];
   },
 };
 
 /**
- * CPU milliseconds (user + system) a fresh Node process spends in a `require` of a module, read inside
- * it: what each Jest test file pays, as Jest gives every file a module registry of its own (node:test a
- * process). CPU time: the wall time of the same loads spread a quarter either way here.
+ * CPU milliseconds (user + system) a fresh Node process spends in `require`s of modules, one after
+ * another, read inside it: what each Jest test file pays, as Jest gives every file a module registry of
+ * its own (node:test a process). CPU time: the wall time of the same loads spread a quarter either way here.
  */
-async function requireCpuMs(specifier: string): Promise<number> {
-  const script = `const c = process.cpuUsage(); require(${JSON.stringify(specifier)}); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000);`;
+async function requireCpuMs(...specifiers: string[]): Promise<number> {
+  const script = `const c = process.cpuUsage(); for (const m of ${JSON.stringify(specifiers)}) require(m); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000);`;
   const { stdout } = await execFileAsync(process.execPath, ['-e', script], { cwd: BENCH_DIR });
   return Number(stdout);
 }
 
-/** The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers load. */
+/**
+ * The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers
+ * load. A third side in the same turns, msw/node and then zod's main entry (`mock.load.floor.vs-msw`),
+ * is the floor of a mock on msw whose contract is written in zod, before any code of ours.
+ */
 export const mockLoad: Bench = {
   id: 'mock.load.vs-msw',
   async run() {
-    const r = await inTurns(15, { ours: () => requireCpuMs('@engagekit/mock-server/node'), peer: () => requireCpuMs('msw/node') }, { warmUp: true });
-    return row({
-      id: 'mock.load.vs-msw',
-      metric:
-        "require('@engagekit/mock-server/node') in a fresh process vs require('msw/node'): CPU ms (user + system) read inside the process, medians of 15 in turns",
-      note: `ours by turn: ${turnsNote(r.ours)}; msw/node: ${turnsNote(r.peer)}`,
-      ours: Math.round(r.ours.median),
-      peer: Math.round(r.peer.median),
-      unit: 'ms CPU',
-      better: 'lower',
-      goal: atMost(1.4),
-    });
+    const zod = zodEntry('require');
+    const sides = { ours: () => requireCpuMs('@engagekit/mock-server/node'), peer: () => requireCpuMs('msw/node'), floor: () => requireCpuMs('msw/node', zod) };
+    const r = await inTurns(15, sides, { warmUp: true });
+    return [
+      row({
+        id: 'mock.load.vs-msw',
+        metric:
+          "require('@engagekit/mock-server/node') in a fresh process vs require('msw/node'): CPU ms (user + system) read inside the process, medians of 15 in turns",
+        note: `ours by turn: ${turnsNote(r.ours)}; msw/node: ${turnsNote(r.peer)}`,
+        ours: Math.round(r.ours.median),
+        peer: Math.round(r.peer.median),
+        unit: 'ms CPU',
+        better: 'lower',
+        goal: atMost(1.4),
+      }),
+      row({
+        id: 'mock.load.floor.vs-msw',
+        metric:
+          "require('msw/node') and then zod's main entry (the one the mock loads) in a fresh process vs require('msw/node'), in the same turns as mock.load.vs-msw: the floor under that row",
+        note: `msw/node and zod by turn: ${turnsNote(r.floor)}`,
+        ours: Math.round(r.floor.median),
+        peer: Math.round(r.peer.median),
+        unit: 'ms CPU',
+        better: 'lower',
+      }),
+    ];
   },
 };
 
