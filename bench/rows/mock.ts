@@ -22,6 +22,7 @@ const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.js', imp
 // The peer of mock.startup.vs-node-http and mock.http.cpu.vs-node-http: a bare node:http server as an ES module.
 const STARTUP_PEER = new URL('../startup-peer.mjs', import.meta.url).pathname;
 const BENCH_DIR = new URL('..', import.meta.url).pathname;
+const execFileAsync = promisify(execFile);
 
 /**
  * The file of zod's main entry that the mock loads (zod as the runtime resolves it), for an ES module
@@ -32,7 +33,6 @@ function zodEntry(kind: 'import' | 'require'): string {
   const entry = JSON.parse(readFileSync(manifest, 'utf8')).exports['.'][kind] as string;
   return join(dirname(manifest), entry);
 }
-const execFileAsync = promisify(execFile);
 
 /** Spawns a server and resolves once GET /api/v2/health answers 200, with the milliseconds that took. */
 async function spawnUntilHealthy(
