@@ -4,7 +4,9 @@
  * - publint (`--strict`): exports, files and formats;
  * - arethetypeswrong on the packed tarball: types resolve under node10, node16 (CJS and ESM) and bundlers;
  * - its imports: every package the built JavaScript imports is a dependency (or peer) of the package,
- *   and no CommonJS file requires a package that ships only ESM (Jest's `require` cannot load one).
+ *   and no CommonJS file requires a package that ships only ESM (Jest's `require` cannot load one);
+ * - its types: every type its exports reach can be named by a user's code that emits declarations
+ *   (`type-names.ts`).
  *
  * Exits 1 naming each problem.
  */
@@ -18,6 +20,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { PACKAGES, type PackageName, packageDir, ROOT } from '../build/ensure-built.ts';
 import { packAll } from './pack.ts';
+import { unnamedTypes } from './type-names.ts';
 
 /** Entry points arethetypeswrong cannot judge: files that are not JavaScript. */
 const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
@@ -153,6 +156,10 @@ async function lintPackage(name: PackageName, tarball: string): Promise<{ lines:
   for (const [label, problems] of [
     ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],
     [`${entryPoints(name).join(', ')} load with require and import`, await loadProblems(name)],
+    [
+      'every type its exports reach is exported (no TS2742 or TS4023 where users emit declarations)',
+      unnamedTypes(packageDir(name)).map((t) => `${t} is not exported by any public entry`),
+    ],
   ] as const) {
     if (problems.length === 0) lines.push(`  ok  ${label}`);
     else {

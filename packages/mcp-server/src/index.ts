@@ -5,6 +5,7 @@
 export { type CliConfig, ConfigError, DEFAULT_HTTP_PORT, readConfig } from './config.ts';
 export { type HttpServing, serveHttp } from './http.ts';
 export { RehearsalUnavailableError } from './internal/rehearsal.ts';
+export type { SandboxLimits } from './internal/sandbox.ts';
 export {
   type ApiConnection,
   type CallRecord,

@@ -3,7 +3,7 @@
  * (`setupMockApi`) in Node tests, `@engagekit/mock-server/browser` (`setupMockWorker`) in a web app,
  * or the `engagekit-mock` bin for an HTTP port. This entry holds the runtime-neutral core.
  */
-export type { MessageOutcome, MockMessage } from './internal/channel.ts';
+export type { ChannelState, MessageOutcome, MockMessage } from './internal/channel.ts';
 export { type MockClock, parseDuration } from './internal/clock.ts';
 export { controlDocument } from './internal/control-document.ts';
 export type { Fault, FaultOptions } from './internal/faults.ts';

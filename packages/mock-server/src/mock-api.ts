@@ -35,7 +35,7 @@ export {
  * The mock's core (no interception: see `setupMockApi` and `setupMockWorker`). Every member works
  * detached from the object (`const { fetch, reset } = mock`).
  */
-class MockApiCore {
+class MockApi {
   /** Agency and admin calls go here. */
   readonly baseUrl: string;
   /** Order calls go here. */
@@ -277,8 +277,8 @@ class MockApiCore {
  * const res = await mock.fetch(`/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers: { authorization: `Bearer ${mock.company.token}` } });
  */
 export function createMockApi(options: MockApiOptions = {}): MockApi {
-  return new MockApiCore(options);
+  return new MockApi(options);
 }
 
-/** The mock's core: see `createMockApi`. */
-export type MockApi = MockApiCore;
+/** The mock's core: see `createMockApi`. A type only: `createMockApi` makes one. */
+export type { MockApi };

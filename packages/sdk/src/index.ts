@@ -3,7 +3,7 @@
  * `@engagekit/sdk/admin`, webhook verification in `@engagekit/sdk/webhooks`, response validation
  * against the contract in `@engagekit/sdk/validate`: an app's bundle carries none of them unless it imports them.
  */
-export { APIPromise, type WithResponse } from './api-promise.ts';
+export { APIPromise, type RawResult, type WithResponse } from './api-promise.ts';
 export {
   type CampaignPage,
   type ClientOptions,
@@ -32,8 +32,9 @@ export {
   PermissionDeniedError,
   RateLimitError,
 } from './errors.ts';
+export type { ApiClient } from './internal/api-client.ts';
 export type { PaginatedPage } from './internal/calls.ts';
 export type { ValidatedAnswer } from './internal/request.ts';
-export { type Page, PagePromise } from './pagination.ts';
+export { type ListOptions, type Page, PagePromise } from './pagination.ts';
 export type * from './types.ts';
 export type { BoundToCompany, CompanyWebhookEndpoints, DeliveryPage, WebhookEndpointPage, WebhookEndpoints } from './webhook-endpoints.ts';

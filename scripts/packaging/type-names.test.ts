@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { unnamedTypes } from './type-names.ts';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A built package of declaration files only: `files` under its directory, an entry `.` and `./extra`. */
+function builtPackage(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'engagekit-type-names-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'dist'));
+  const exports = {
+    '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' } },
+    './extra': { import: { types: './dist/extra.d.ts', default: './dist/extra.js' } },
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', type: 'module', exports }));
+  for (const [name, text] of Object.entries({ 'extra.d.ts': 'export {};\n', ...files })) writeFileSync(join(dir, 'dist', name), text);
+  return dir;
+}
+
+// Declaration files as tsup's declaration bundler writes them: declarations, then one list of exports (a
+// .d.ts module without such a list would export every declaration). A shared chunk exports under letters.
+const CHUNK = `interface Limits { max: number }
+type Shared = { limits: Limits };
+export type { Shared as S, Limits as L };
+`;
+
+describe('unnamedTypes', () => {
+  it('names each interface, class or enum a public export reaches that no public entry exports, however it is reached', () => {
+    const dir = builtPackage({
+      'chunk.d.ts': CHUNK,
+      'index.d.ts': `import { S as Shared } from './chunk.js';
+interface Hidden { a: string }
+interface Base { b: string }
+declare class Core { get(): Promise<Hidden>; }
+declare enum Mode { On = 0 }
+interface Api extends Base { hidden: Hidden; shared: Shared }
+declare function create(mode: Mode): Core;
+export { create };
+export type { Api };
+`,
+    });
+    const problems = unnamedTypes(dir);
+    // Each type once, by the first path that reaches it: Hidden by Api's member or by Core's method.
+    expect(problems.map((p) => p.replace(/, reached from \w+$/, '')).sort()).toEqual([
+      'Base (dist/index.d.ts)',
+      'Core (dist/index.d.ts)',
+      'Hidden (dist/index.d.ts)',
+      'Limits (dist/chunk.d.ts)',
+      'Mode (dist/index.d.ts)',
+      // Exported from its chunk, so TypeScript would name it by the chunk's path (TS2742).
+      'Shared (dist/chunk.d.ts)',
+    ]);
+    expect(problems).toContain('Mode (dist/index.d.ts), reached from create');
+  });
+
+  it('leaves a private alias that its file does not export: TypeScript writes it out', () => {
+    const dir = builtPackage({ 'index.d.ts': 'type Inlined = { b: number } | string;\ninterface Api { inlined: Inlined }\nexport type { Api };\n' });
+    expect(unnamedTypes(dir)).toEqual([]);
+  });
+
+  it('takes a type exported by any public entry as named, under another name too', () => {
+    const dir = builtPackage({
+      'chunk.d.ts': CHUNK,
+      'index.d.ts': `import { S as Shared } from './chunk.js';\ninterface Api { shared: Shared }\nexport type { Api, Shared as Settings };\n`,
+      'extra.d.ts': `export type { L as Limits } from './chunk.js';\n`,
+    });
+    expect(unnamedTypes(dir)).toEqual([]);
+  });
+});
