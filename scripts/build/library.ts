@@ -132,7 +132,8 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
       name: 'cjs',
       format: 'cjs',
       entry: cjsModules,
-      dts: { ...(common.dts as object), entry: cjsModules },
+      // Its declarations are the ESM build's, copied by scripts/build/run.ts (cjs-declarations.ts).
+      dts: false,
       // tsup splits CommonJS by running its ESM chunks through sucrase, which breaks some compiled
       // dependency code (jose's errors: `super(m), this.name = ...` becomes a syntax error). So an
       // entry that bundles dependencies is built whole; its classes are then its own.
