@@ -1,5 +1,5 @@
 /**
- * Campaign runs to 2,000 customers, a server process killed (SIGKILL) in the middle of each: on PGlite
+ * Campaign runs to 1,000 customers, a server process killed (SIGKILL) in the middle of each: on PGlite
  * its one instance, started again on the same data; on PostgreSQL one of two instances, the other
  * taking its chunks over once their leases run out. Every run completes, every customer has exactly
  * one message record, and no phone number reaches the channel twice. The crash rule: only a message
@@ -15,11 +15,11 @@ import { type FakeWhatsApp, startFakeWhatsApp } from './fake-whatsapp.ts';
 import { freshDatabase, jsonCaller, pgliteDataDir, type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0001';
-const CUSTOMERS = 2_000;
+const CUSTOMERS = 1_000;
 /** An instance is killed once this many messages are recorded: well inside the run. */
-const KILL_AFTER = 400;
-/** Chunks of 100 customers, 4 run at once by an instance: 20 chunks a run. */
-const CHUNK_SIZE = 100;
+const KILL_AFTER = 200;
+/** Chunks of 50 customers, 4 run at once by an instance: 20 chunks a run. */
+const CHUNK_SIZE = 50;
 const CONCURRENCY = 4;
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -138,7 +138,7 @@ describe.concurrent.each(cases)(
         const first = await start();
         const call = jsonCaller(first.url);
 
-        // ---- a company with 2,000 customers, a template, and a campaign due now ----
+        // ---- a company with 1,000 customers, a template, and a campaign due now ----
         const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Crash', company_id: 'CRASH' });
         const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
         expect(await importCustomers(call, company.uuid)).toBe(CUSTOMERS);
