@@ -3,8 +3,9 @@
  * tarball each, into a directory.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
 
 /** Tarball path by package. */
@@ -21,4 +22,38 @@ export function packAll(dir: string): Tarballs {
     tarballs[name] = join(dir, made[0] as string);
   }
   return tarballs;
+}
+
+/** What a tarball holds: its files, their bytes unpacked, and its own bytes. */
+export interface TarballSize {
+  files: number;
+  unpackedBytes: number;
+  packedBytes: number;
+}
+
+/**
+ * Counts the regular files of a gzipped tarball and their bytes, from its 512-byte headers (the size
+ * an octal field at byte 124, the type at byte 156): what the packaging test reports of each package,
+ * read from the tarball it installs rather than packed again.
+ */
+export function tarballSize(file: string): TarballSize {
+  const tar = gunzipSync(readFileSync(file));
+  let files = 0;
+  let unpackedBytes = 0;
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+    const size = Number.parseInt(
+      tar
+        .toString('latin1', at + 124, at + 136)
+        .replace(/\0.*$/, '')
+        .trim() || '0',
+      8,
+    );
+    const type = String.fromCharCode(tar[at + 156] ?? 0);
+    if (type === '0' || type === '\0') {
+      files++;
+      unpackedBytes += size;
+    }
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return { files, unpackedBytes, packedBytes: statSync(file).size };
 }

@@ -35,11 +35,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
-import { ensureBuilt, PACKAGES, type PackageName, packageDir } from '../build/ensure-built.ts';
+import { ensureBuilt, PACKAGES } from '../build/ensure-built.ts';
 import { installedBin, onStopSignal, type Run, run, type Started, StepError, signalGroup, start, tail } from './commands.ts';
 import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabytes, overLimits, userInstalls } from './install-weight.ts';
 import { nodeBinary } from './node-versions.ts';
-import { packAll } from './pack.ts';
+import { packAll, tarballSize } from './pack.ts';
 import { checksInChromium, RUNTIMES, runtimeMatrix, startMatrixServer } from './runtime-matrix.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
@@ -208,7 +208,12 @@ async function main() {
     console.log('\npackaging: every step passed');
     console.log(`  npm install (with the matrix's runtimes) to the first green suite (Vitest): ${seconds(firstGreen)}`);
     console.log(`  npx engagekit-server to its ready line, empty data directory: ${seconds(serverReady)}`);
-    for (const name of PACKAGES) console.log(`  @engagekit/${name}: ${await unpackedSize(name, env)}`);
+    for (const name of PACKAGES) {
+      const size = tarballSize(tarballs[name]);
+      console.log(
+        `  @engagekit/${name}: ${(size.unpackedBytes / 1024).toFixed(0)} kB unpacked, ${(size.packedBytes / 1024).toFixed(0)} kB packed, ${size.files} files`,
+      );
+    }
     console.log('  what users download (fresh project, npm install; packages, node_modules, install time):');
     for (const [key, w] of Object.entries(weights)) {
       const line = `${installs[key as keyof typeof installs].id}: ${w.packages} packages, ${megabytes(w.bytes).toFixed(1)} MB, ${w.seconds.toFixed(1)} s`;
@@ -321,14 +326,6 @@ async function mcpOwnInstall(work: string, env: NodeJS.ProcessEnv, install: Inst
       );
     }
   });
-}
-
-/** The unpacked size `npm pack --dry-run` reports for the package. */
-async function unpackedSize(name: PackageName, env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: packageDir(name), env });
-  const [report] = JSON.parse(stdout) as { unpackedSize: number; size: number; entryCount: number }[];
-  if (!report) throw new StepError(`npm pack --dry-run --json in packages/${name} reported nothing`);
-  return `${(report.unpackedSize / 1024).toFixed(0)} kB unpacked, ${(report.size / 1024).toFixed(0)} kB packed, ${report.entryCount} files`;
 }
 
 try {
