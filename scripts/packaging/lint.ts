@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { PACKAGES, type PackageName, packageDir, ROOT } from '../build/ensure-built.ts';
 import { packAll } from './pack.ts';
-import { unnamedTypes } from './type-names.ts';
+import { declaredValues, unnamedTypes } from './type-names.ts';
 
 /** Entry points arethetypeswrong cannot judge: files that are not JavaScript. */
 const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
@@ -108,24 +108,34 @@ export async function dependencyProblems(name: PackageName): Promise<string[]> {
   return problems;
 }
 
-/** The package's JavaScript entry points for Node, as `@engagekit/<name>/<subpath>`. */
-function entryPoints(name: PackageName): string[] {
+/** The package's JavaScript entry points for Node: `@engagekit/<name>/<subpath>` by subpath (`.`, `./node`). */
+function entryPoints(name: PackageName): Map<string, string> {
   const pkg = JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  return Object.entries(pkg.exports)
-    .filter(([subpath, target]) => typeof target === 'object' && !BROWSER_ONLY[name]?.includes(subpath))
-    .map(([subpath]) => `@engagekit/${name}${subpath.slice(1)}`);
+  return new Map(
+    Object.entries(pkg.exports)
+      .filter(([subpath, target]) => typeof target === 'object' && !BROWSER_ONLY[name]?.includes(subpath))
+      .map(([subpath]) => [subpath, `@engagekit/${name}${subpath.slice(1)}`]),
+  );
 }
 
-/** Loads every entry point with `require` and with `import` in a Node of its own (the package refers to itself by name). */
+/**
+ * Loads every entry point with `require` and with `import` in a Node of its own (the package refers to
+ * itself by name), and finds there every value its type declarations export: a class declared but not
+ * exported would compile in a user's code and fail when it runs.
+ */
 async function loadProblems(name: PackageName): Promise<string[]> {
   const problems: string[] = [];
-  for (const entry of entryPoints(name)) {
+  const declared = declaredValues(packageDir(name));
+  for (const [subpath, entry] of entryPoints(name)) {
     for (const [how, args] of [
-      ['require', ['-e', `require(${JSON.stringify(entry)})`]],
-      ['import', ['--input-type=module', '-e', `await import(${JSON.stringify(entry)})`]],
+      ['require', ['-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))))`]],
+      ['import', ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(entry)}))))`]],
     ] as const) {
       try {
-        await execFileAsync(process.execPath, [...args], { cwd: packageDir(name), encoding: 'utf8' });
+        const { stdout } = await execFileAsync(process.execPath, [...args], { cwd: packageDir(name), encoding: 'utf8' });
+        const loaded = new Set(JSON.parse(stdout) as string[]);
+        const missing = (declared.get(subpath) ?? []).filter((value) => !loaded.has(value));
+        if (missing.length > 0) problems.push(`${how}('${entry}') lacks ${missing.join(', ')}, which its type declarations export`);
       } catch (e) {
         problems.push(`${how}('${entry}') fails: ${tail((e as { stderr?: string }).stderr ?? String(e))}`);
       }
@@ -155,7 +165,7 @@ async function lintPackage(name: PackageName, tarball: string): Promise<{ lines:
   await run('attw', bin('attw'), [tarball, ...(exclude.length ? ['--exclude-entrypoints', ...exclude] : [])]);
   for (const [label, problems] of [
     ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],
-    [`${entryPoints(name).join(', ')} load with require and import`, await loadProblems(name)],
+    [`${[...entryPoints(name).values()].join(', ')} load with require and import, with every value their types export`, await loadProblems(name)],
     [
       'every type its exports reach is exported (no TS2742 or TS4023 where users emit declarations)',
       unnamedTypes(packageDir(name)).map((t) => `${t} is not exported by any public entry`),

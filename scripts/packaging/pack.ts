@@ -48,6 +48,8 @@ export function tarballSize(file: string): TarballSize {
         .trim() || '0',
       8,
     );
+    // npm's and pnpm's tarballs write sizes in octal; a base-256 size (files of 8 GiB and more) is not read.
+    if (!Number.isFinite(size)) throw new Error(`${file}: a tar header at byte ${at} has a size this reader does not read`);
     const type = String.fromCharCode(tar[at + 156] ?? 0);
     if (type === '0' || type === '\0') {
       files++;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unnamedTypes } from './type-names.ts';
+import { declaredValues, unnamedTypes } from './type-names.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -71,5 +71,43 @@ export type { Api };
       'extra.d.ts': `export type { L as Limits } from './chunk.js';\n`,
     });
     expect(unnamedTypes(dir)).toEqual([]);
+  });
+
+  it('follows import() types, names an enum by its member, and takes a type in an exported namespace as named', () => {
+    const dir = builtPackage({
+      'chunk.d.ts': 'interface Far { a: string }\nexport type { Far as F };\n',
+      'index.d.ts': `declare enum Mode { On = 0 }
+declare namespace Shapes { interface Circle { r: number } }
+interface Api { far: import('./chunk.js').F; mode: Mode.On; circle: Shapes.Circle }
+export type { Api, Shapes };
+`,
+    });
+    expect(
+      unnamedTypes(dir)
+        .map((p) => p.replace(/, reached from \w+$/, ''))
+        .sort(),
+    ).toEqual(['Far (dist/chunk.d.ts)', 'Mode (dist/index.d.ts)']);
+  });
+});
+
+describe('declaredValues', () => {
+  it('lists the values each entry declares, leaving out types and what is exported as a type only', () => {
+    const dir = builtPackage({
+      'index.d.ts': `declare class Made {}
+declare class Shown {}
+declare function make(): Made;
+declare const version: string;
+interface Options { a?: string }
+export { Made, make, version };
+export type { Options, Shown };
+`,
+      'extra.d.ts': `export { make as create } from './index.js';\nexport { type Made as Kind } from './index.js';\n`,
+    });
+    expect(declaredValues(dir)).toEqual(
+      new Map([
+        ['.', ['Made', 'make', 'version']],
+        ['./extra', ['create']],
+      ]),
+    );
   });
 });

@@ -13,18 +13,58 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
-/** The `types` files of each `import` and `require` of a package's `exports`. */
-function typeEntries(dir: string): string[] {
+/**
+ * The `types` file of each `import` of a package's `exports`, by subpath (`.`, `./node`). The
+ * `require` ones are copies of these (scripts/build/cjs-declarations.ts).
+ */
+function typeEntries(dir: string): Map<string, string> {
   const { exports } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  const files = new Set<string>();
-  for (const target of Object.values(exports)) {
+  const files = new Map<string, string>();
+  for (const [subpath, target] of Object.entries(exports)) {
     if (typeof target !== 'object' || target === null) continue;
-    for (const condition of ['import', 'require'] as const) {
-      const types = (target as Record<string, { types?: unknown } | undefined>)[condition]?.types;
-      if (typeof types === 'string') files.add(join(dir, types));
-    }
+    const types = (target as Record<string, { types?: unknown } | undefined>).import?.types;
+    if (typeof types === 'string') files.set(subpath, join(dir, types));
   }
-  return [...files];
+  return files;
+}
+
+/** A program of a built package's entry declarations, and its checker. */
+function entryProgram(dir: string) {
+  const entries = typeEntries(dir);
+  const program = ts.createProgram([...entries.values()], {
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+  });
+  const checker = program.getTypeChecker();
+  const exportsOf = (file: string) => {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(file) as ts.SourceFile);
+    return module ? checker.getExportsOfModule(module) : [];
+  };
+  return { entries, checker, exportsOf };
+}
+
+/** Whether an export is written `export type { X }` or `export { type X }`. */
+function typeOnly(symbol: ts.Symbol): boolean {
+  return (symbol.declarations ?? []).some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly));
+}
+
+/**
+ * The values each entry's declarations export, by subpath: what a user's code may import and call.
+ * The packaging lint holds them against what the entry really exports when loaded.
+ */
+export function declaredValues(dir: string): Map<string, string[]> {
+  const { entries, checker, exportsOf } = entryProgram(dir);
+  const values = new Map<string, string[]>();
+  for (const [subpath, file] of entries) {
+    const names = exportsOf(file)
+      .filter((s) => !typeOnly(s) && (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value)
+      .map((s) => s.name);
+    values.set(subpath, names.sort());
+  }
+  return values;
 }
 
 const NAMED = ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.Enum;
@@ -34,23 +74,23 @@ const NAMED = ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.E
  * reach and its users cannot name, as sentences: `ChannelState (dist/index.d.ts), reached from MockSnapshot`.
  */
 export function unnamedTypes(dir: string): string[] {
-  const entries = typeEntries(dir);
-  const program = ts.createProgram(entries, {
-    noEmit: true,
-    skipLibCheck: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-  });
-  const checker = program.getTypeChecker();
+  const { entries, checker, exportsOf } = entryProgram(dir);
   const own = (file: ts.SourceFile) => !relative(dir, file.fileName).startsWith('..') && !file.fileName.includes('/node_modules/');
   const target = (symbol: ts.Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
 
   const exported = new Set<ts.Symbol>();
-  for (const entry of entries) {
-    const module = checker.getSymbolAtLocation(program.getSourceFile(entry) as ts.SourceFile);
-    if (module) for (const symbol of checker.getExportsOfModule(module)) exported.add(target(symbol));
-  }
+  for (const file of entries.values()) for (const symbol of exportsOf(file)) exported.add(target(symbol));
+  /** Whether users can name the declaration's symbol: exported, or inside an exported namespace. */
+  const named = (symbol: ts.Symbol, declaration: ts.Node): boolean => {
+    if (exported.has(symbol)) return true;
+    for (let at = declaration.parent; at; at = at.parent) {
+      if (ts.isModuleDeclaration(at)) {
+        const namespace = checker.getSymbolAtLocation(at.name);
+        if (namespace && exported.has(target(namespace))) return true;
+      }
+    }
+    return false;
+  };
   /** Whether the file declaring `symbol` exports it: an alias TypeScript may then name by that file. */
   const exportedByItsFile = (symbol: ts.Symbol, file: ts.SourceFile) => {
     const module = checker.getSymbolAtLocation(file);
@@ -66,20 +106,31 @@ export function unnamedTypes(dir: string): string[] {
       const file = declaration.getSourceFile();
       if (!own(file)) continue;
       const mustBeNamed = symbol.flags & NAMED || (symbol.flags & ts.SymbolFlags.TypeAlias && exportedByItsFile(symbol, file));
-      if (mustBeNamed && !exported.has(symbol)) problems.add(`${symbol.name} (${relative(dir, file.fileName)}), reached from ${from}`);
+      if (mustBeNamed && !named(symbol, declaration)) problems.add(`${symbol.name} (${relative(dir, file.fileName)}), reached from ${from}`);
       walk(declaration, symbol.name);
     }
   };
-  const walk = (node: ts.Node, from: string) => {
+  /** The names a node refers to: `A.B` is both `A.B` and `A` (an enum's member names its enum). */
+  const referred = (node: ts.Node): ts.Node[] => {
     const name = ts.isTypeReferenceNode(node)
       ? node.typeName
       : ts.isTypeQueryNode(node)
         ? node.exprName
-        : ts.isExpressionWithTypeArguments(node)
-          ? node.expression
-          : undefined;
-    const symbol = name && checker.getSymbolAtLocation(name);
-    if (symbol) visit(target(symbol), from);
+        : ts.isImportTypeNode(node)
+          ? node.qualifier
+          : ts.isExpressionWithTypeArguments(node)
+            ? node.expression
+            : undefined;
+    if (!name) return [];
+    let first: ts.Node = name;
+    while (ts.isQualifiedName(first) || ts.isPropertyAccessExpression(first)) first = ts.isQualifiedName(first) ? first.left : first.expression;
+    return first === name ? [name] : [name, first];
+  };
+  const walk = (node: ts.Node, from: string) => {
+    for (const name of referred(node)) {
+      const symbol = checker.getSymbolAtLocation(name);
+      if (symbol) visit(target(symbol), from);
+    }
     ts.forEachChild(node, (child) => walk(child, from));
   };
   for (const symbol of exported) visit(symbol, symbol.name);

@@ -24,7 +24,7 @@ export {
   DEFAULT_COMPANY,
   DEFAULT_JWT_SECRET,
   MOCK_RETRY_SCHEDULE,
-  type MockApi,
+  MockApi,
   type MockApiOptions,
   type MockCompany,
   type MockFetch,

@@ -33,9 +33,11 @@ export {
 
 /**
  * The mock's core (no interception: see `setupMockApi` and `setupMockWorker`). Every member works
- * detached from the object (`const { fetch, reset } = mock`).
+ * detached from the object (`const { fetch, reset } = mock`). `createMockApi(options)` makes one, as
+ * `new MockApi(options)` does; every mock is one (`mock instanceof MockApi`), `setupMockApi`'s and
+ * `setupMockWorker`'s too.
  */
-class MockApi {
+export class MockApi {
   /** Agency and admin calls go here. */
   readonly baseUrl: string;
   /** Order calls go here. */
@@ -279,6 +281,3 @@ class MockApi {
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   return new MockApi(options);
 }
-
-/** The mock's core: see `createMockApi`. A type only: `createMockApi` makes one. */
-export type { MockApi };
