@@ -1,23 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scratchFiles } from '../scratch-files.ts';
 import { asCjsDeclaration, writeCjsDeclarations } from './cjs-declarations.ts';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function dist(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engagekit-cjs-declarations-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-  return dir;
-}
 
 describe('asCjsDeclaration', () => {
   it("makes relative .js imports .cjs, in import, export, bare imports and import() types, and leaves packages' imports and comments alone", () => {
@@ -48,7 +33,7 @@ describe('asCjsDeclaration', () => {
 
 describe('writeCjsDeclarations', () => {
   it('writes a .d.cts for each CommonJS entry and every chunk it reaches, and none for an ESM-only entry', () => {
-    const dir = dist({
+    const dir = scratchFiles('engagekit-cjs-declarations-', {
       'index.cjs': '',
       'index.js': '',
       'index.d.ts': "import { S } from './shared-Ab12.js';\nexport type { S };\n",
