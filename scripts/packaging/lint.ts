@@ -20,7 +20,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { PACKAGES, type PackageName, packageDir, ROOT } from '../build/ensure-built.ts';
 import { packAll } from './pack.ts';
-import { declaredValues, unnamedTypes } from './type-names.ts';
+import { type Declarations, declaredValues, readDeclarations, unnamedTypes } from './type-names.ts';
 
 /** Entry points arethetypeswrong cannot judge: files that are not JavaScript. */
 const NOT_JAVASCRIPT: Partial<Record<PackageName, string[]>> = {
@@ -123,9 +123,9 @@ function entryPoints(name: PackageName): Map<string, string> {
  * itself by name), and finds there every value its type declarations export: a class declared but not
  * exported would compile in a user's code and fail when it runs.
  */
-async function loadProblems(name: PackageName): Promise<string[]> {
+async function loadProblems(name: PackageName, declarations: Declarations): Promise<string[]> {
   const problems: string[] = [];
-  const declared = declaredValues(packageDir(name));
+  const declared = declaredValues(declarations);
   for (const [subpath, entry] of entryPoints(name)) {
     for (const [how, args] of [
       ['require', ['-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(entry)}))))`]],
@@ -162,13 +162,14 @@ async function lintPackage(name: PackageName, tarball: string): Promise<{ lines:
   };
   await run('publint --strict', bin('publint'), ['--strict']);
   const exclude = [...(NOT_JAVASCRIPT[name] ?? []), ...(BROWSER_ONLY[name] ?? [])];
+  const declarations = readDeclarations(packageDir(name));
   await run('attw', bin('attw'), [tarball, ...(exclude.length ? ['--exclude-entrypoints', ...exclude] : [])]);
   for (const [label, problems] of [
     ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],
-    [`${[...entryPoints(name).values()].join(', ')} load with require and import, with every value their types export`, await loadProblems(name)],
+    [`${[...entryPoints(name).values()].join(', ')} load with require and import, with every value their types export`, await loadProblems(name, declarations)],
     [
       'every type its exports reach is exported (no TS2742 or TS4023 where users emit declarations)',
-      unnamedTypes(packageDir(name)).map((t) => `${t} is not exported by any public entry`),
+      unnamedTypes(declarations).map((t) => `${t} is not exported by any public entry`),
     ],
   ] as const) {
     if (problems.length === 0) lines.push(`  ok  ${label}`);

@@ -1,26 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { declaredValues, unnamedTypes } from './type-names.ts';
+import { describe, expect, it } from 'vitest';
+import { scratchFiles } from '../scratch-files.ts';
+import { declaredValues, readDeclarations, unnamedTypes } from './type-names.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A built package of declaration files only: `files` under its directory, an entry `.` and `./extra`. */
+/** A built package of declaration files only: `files` under its dist, an entry `.` and `./extra`. */
 function builtPackage(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engagekit-type-names-'));
-  dirs.push(dir);
-  mkdirSync(join(dir, 'dist'));
   const exports = {
     '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' } },
     './extra': { import: { types: './dist/extra.d.ts', default: './dist/extra.js' } },
   };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', type: 'module', exports }));
-  for (const [name, text] of Object.entries({ 'extra.d.ts': 'export {};\n', ...files })) writeFileSync(join(dir, 'dist', name), text);
-  return dir;
+  const dist = Object.entries({ 'extra.d.ts': 'export {};\n', ...files }).map(([name, text]) => [`dist/${name}`, text]);
+  return scratchFiles('engagekit-type-names-', {
+    'package.json': JSON.stringify({ name: 'fixture', type: 'module', exports }),
+    ...Object.fromEntries(dist),
+  });
 }
 
 // Declaration files as tsup's declaration bundler writes them: declarations, then one list of exports (a
@@ -45,7 +37,7 @@ export { create };
 export type { Api };
 `,
     });
-    const problems = unnamedTypes(dir);
+    const problems = unnamedTypes(readDeclarations(dir));
     // Each type once, by the first path that reaches it: Hidden by Api's member or by Core's method.
     expect(problems.map((p) => p.replace(/, reached from \w+$/, '')).sort()).toEqual([
       'Base (dist/index.d.ts)',
@@ -61,7 +53,7 @@ export type { Api };
 
   it('leaves a private alias that its file does not export: TypeScript writes it out', () => {
     const dir = builtPackage({ 'index.d.ts': 'type Inlined = { b: number } | string;\ninterface Api { inlined: Inlined }\nexport type { Api };\n' });
-    expect(unnamedTypes(dir)).toEqual([]);
+    expect(unnamedTypes(readDeclarations(dir))).toEqual([]);
   });
 
   it('takes a type exported by any public entry as named, under another name too', () => {
@@ -70,7 +62,7 @@ export type { Api };
       'index.d.ts': `import { S as Shared } from './chunk.js';\ninterface Api { shared: Shared }\nexport type { Api, Shared as Settings };\n`,
       'extra.d.ts': `export type { L as Limits } from './chunk.js';\n`,
     });
-    expect(unnamedTypes(dir)).toEqual([]);
+    expect(unnamedTypes(readDeclarations(dir))).toEqual([]);
   });
 
   it('follows import() types, names an enum by its member, and takes a type in an exported namespace as named', () => {
@@ -83,7 +75,7 @@ export type { Api, Shapes };
 `,
     });
     expect(
-      unnamedTypes(dir)
+      unnamedTypes(readDeclarations(dir))
         .map((p) => p.replace(/, reached from \w+$/, ''))
         .sort(),
     ).toEqual(['Far (dist/chunk.d.ts)', 'Mode (dist/index.d.ts)']);
@@ -103,7 +95,7 @@ export type { Options, Shown };
 `,
       'extra.d.ts': `export { make as create } from './index.js';\nexport { type Made as Kind } from './index.js';\n`,
     });
-    expect(declaredValues(dir)).toEqual(
+    expect(declaredValues(readDeclarations(dir))).toEqual(
       new Map([
         ['.', ['Made', 'make', 'version']],
         ['./extra', ['create']],

@@ -28,8 +28,11 @@ function typeEntries(dir: string): Map<string, string> {
   return files;
 }
 
-/** A program of a built package's entry declarations, and its checker. */
-function entryProgram(dir: string) {
+/**
+ * A program of the entry declarations of the built package at `dir`, read once for both checks here:
+ * its entries by subpath, its checker, what an entry exports, and the symbol an alias stands for.
+ */
+export function readDeclarations(dir: string) {
   const entries = typeEntries(dir);
   const program = ts.createProgram([...entries.values()], {
     noEmit: true,
@@ -43,8 +46,11 @@ function entryProgram(dir: string) {
     const module = checker.getSymbolAtLocation(program.getSourceFile(file) as ts.SourceFile);
     return module ? checker.getExportsOfModule(module) : [];
   };
-  return { entries, checker, exportsOf };
+  const target = (symbol: ts.Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+  return { dir, entries, checker, exportsOf, target };
 }
+
+export type Declarations = ReturnType<typeof readDeclarations>;
 
 /** Whether an export is written `export type { X }` or `export { type X }`. */
 function typeOnly(symbol: ts.Symbol): boolean {
@@ -55,12 +61,11 @@ function typeOnly(symbol: ts.Symbol): boolean {
  * The values each entry's declarations export, by subpath: what a user's code may import and call.
  * The packaging lint holds them against what the entry really exports when loaded.
  */
-export function declaredValues(dir: string): Map<string, string[]> {
-  const { entries, checker, exportsOf } = entryProgram(dir);
+export function declaredValues({ entries, exportsOf, target }: Declarations): Map<string, string[]> {
   const values = new Map<string, string[]>();
   for (const [subpath, file] of entries) {
     const names = exportsOf(file)
-      .filter((s) => !typeOnly(s) && (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value)
+      .filter((s) => !typeOnly(s) && target(s).flags & ts.SymbolFlags.Value)
       .map((s) => s.name);
     values.set(subpath, names.sort());
   }
@@ -70,13 +75,11 @@ export function declaredValues(dir: string): Map<string, string[]> {
 const NAMED = ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.Enum;
 
 /**
- * The types of the package at `dir` (built: its declaration files in place) that its public exports
- * reach and its users cannot name, as sentences: `ChannelState (dist/index.d.ts), reached from MockSnapshot`.
+ * The types of a built package that its public exports reach and its users cannot name, as sentences:
+ * `ChannelState (dist/index.d.ts), reached from MockSnapshot`.
  */
-export function unnamedTypes(dir: string): string[] {
-  const { entries, checker, exportsOf } = entryProgram(dir);
+export function unnamedTypes({ dir, entries, checker, exportsOf, target }: Declarations): string[] {
   const own = (file: ts.SourceFile) => !relative(dir, file.fileName).startsWith('..') && !file.fileName.includes('/node_modules/');
-  const target = (symbol: ts.Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
 
   const exported = new Set<ts.Symbol>();
   for (const file of entries.values()) for (const symbol of exportsOf(file)) exported.add(target(symbol));
