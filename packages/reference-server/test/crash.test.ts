@@ -110,7 +110,9 @@ describe.concurrent.each(cases)(
     it.skipIf(skip)(
       `completes (${instances}), with one message record per customer, no phone number sent twice, and ${channelName === 'whatsapp' ? 'at most a message a chunk in flight' : 'no message'} failed as interrupted${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`,
       async ({ expect }) => {
-        const channel: FakeWhatsApp = await startFakeWhatsApp();
+        // Each answer takes 20 ms, so that with 4 messages in flight the 800 after KILL_AFTER take at least 4 s:
+        // the window in which the first instance is stopped.
+        const channel: FakeWhatsApp = await startFakeWhatsApp({ delayMs: 20 });
         cleanups.push(() => channel.close());
         const db = database === 'postgres' ? await postgresDatabase() : await pgliteDatabase();
         const env = {
@@ -152,34 +154,33 @@ describe.concurrent.each(cases)(
         const recorded = async (via: ServerProcess) =>
           (await jsonCaller(via.url)('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token)).data.messages.total as number;
 
-        // ---- on PostgreSQL, a second instance joins once the first runs chunks of its own ----
-        let tokenOfFirst: string | undefined;
-        let survivor: ServerProcess | undefined;
-        if (database === 'postgres') {
-          await vi.waitFor(
-            async () => {
-              const rows = await db.query('SELECT DISTINCT claim_token FROM campaign_chunks WHERE claim_token IS NOT NULL');
-              expect(rows).toHaveLength(1);
-              tokenOfFirst = rows[0]?.claim_token as string;
-            },
-            { timeout: 60_000, interval: 20 },
-          );
-          survivor = await start();
-        }
-
-        // ---- the first instance killed in the middle of the run ----
+        // ---- the first instance stopped in the middle of the run ----
+        // It is frozen (SIGSTOP) once it has recorded KILL_AFTER messages, so that however long a second
+        // instance takes to start on a loaded machine, the first cannot finish the run meanwhile; it is
+        // killed (SIGKILL) from there. On PostgreSQL the second instance joins while the first is frozen
+        // and takes its chunks over once their leases run out; on PGlite the first is started again.
         let recordedAtKill = 0;
         await vi.waitFor(
           async () => {
-            recordedAtKill = await recorded(survivor ?? first);
+            recordedAtKill = await recorded(first);
             expect(recordedAtKill).toBeGreaterThanOrEqual(KILL_AFTER);
           },
           { timeout: 60_000, interval: 20 },
         );
-        const heldAtKill = tokenOfFirst ? await db.query('SELECT id FROM campaign_chunks WHERE claim_token = $1 AND NOT done', [tokenOfFirst]) : [];
-        expect(await first.stop('SIGKILL')).toBe(null);
+        process.kill(first.pid, 'SIGSTOP');
         const receivedBeforeKill = channel.received.length;
         expect(recordedAtKill).toBeLessThan(CUSTOMERS);
+        let tokenOfFirst: string | undefined;
+        let heldAtKill: Record<string, unknown>[] = [];
+        let survivor: ServerProcess | undefined;
+        if (database === 'postgres') {
+          const tokens = await db.query('SELECT DISTINCT claim_token FROM campaign_chunks WHERE claim_token IS NOT NULL');
+          expect(tokens).toHaveLength(1);
+          tokenOfFirst = tokens[0]?.claim_token as string;
+          heldAtKill = await db.query('SELECT id FROM campaign_chunks WHERE claim_token = $1 AND NOT done', [tokenOfFirst]);
+          survivor = await start();
+        }
+        expect(await first.stop('SIGKILL')).toBe(null);
         const last = survivor ?? (await start());
 
         // ---- the survivor, or the first started again, finishes the run ----
