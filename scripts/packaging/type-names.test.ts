@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { scratchFiles } from '../scratch-files.ts';
 import { declaredValues, readDeclarations, unnamedTypes } from './type-names.ts';
 
-/** A built package of declaration files only: `files` under its dist, an entry `.` and `./extra`. */
-function builtPackage(files: Record<string, string>): string {
+/**
+ * A built package of declaration files only: `files` under its dist, an entry `.` and `./extra`, and
+ * `modules` (paths under node_modules) as its installed dependencies.
+ */
+function builtPackage(files: Record<string, string>, modules: Record<string, string> = {}): string {
   const exports = {
     '.': { import: { types: './dist/index.d.ts', default: './dist/index.js' } },
     './extra': { import: { types: './dist/extra.d.ts', default: './dist/extra.js' } },
@@ -12,8 +15,15 @@ function builtPackage(files: Record<string, string>): string {
   return scratchFiles('engagekit-type-names-', {
     'package.json': JSON.stringify({ name: 'fixture', type: 'module', exports }),
     ...Object.fromEntries(dist),
+    ...Object.fromEntries(Object.entries(modules).map(([name, text]) => [`node_modules/${name}`, text])),
   });
 }
+
+/** An installed package `name` whose types are `types`. */
+const installed = (name: string, types: string) => ({
+  [`${name}/package.json`]: JSON.stringify({ name, type: 'module', exports: { '.': { types: './index.d.ts', default: './index.js' } } }),
+  [`${name}/index.d.ts`]: types,
+});
 
 // Declaration files as tsup's declaration bundler writes them: declarations, then one list of exports (a
 // .d.ts module without such a list would export every declaration). A shared chunk exports under letters.
@@ -79,6 +89,47 @@ export type { Api, Shapes };
         .map((p) => p.replace(/, reached from \w+$/, ''))
         .sort(),
     ).toEqual(['Far (dist/chunk.d.ts)', 'Mode (dist/index.d.ts)']);
+  });
+});
+
+describe('unnamedTypes, for types other packages declare', () => {
+  it('names what another package declares that a public export reaches and no entry exports, following our own packages further', () => {
+    const dir = builtPackage(
+      {
+        'index.d.ts': `import type { Far, Union, Written, Shown } from 'dep';
+import type { Store } from '@engagekit/sib';
+import type { ZodString } from 'zod';
+interface Api { far: Far; union: Union; written: Written; shown: Shown; store: Store; schema: ZodString; signal: AbortSignal; glob: Glob }
+export type { Api };
+export type { Shown as Visible } from 'dep';
+`,
+      },
+      {
+        ...installed(
+          'dep',
+          `export interface Far { a: string }
+export type Union = { a: 1 } | { b: 2 };
+export type Written = Far['a'];
+export interface Shown { c: string }
+declare global { interface Glob { g: string } }
+`,
+        ),
+        ...installed('@engagekit/sib', 'export interface Row { id: string }\nexport interface Store { get(): Row }\n'),
+        ...installed('zod', 'export interface ZodString { parse(x: unknown): string }\n'),
+      },
+    );
+    expect(
+      unnamedTypes(readDeclarations(dir))
+        .map((p) => p.replace(/, reached from \w+$/, ''))
+        .sort(),
+    ).toEqual([
+      // An interface, and a union its alias names; an alias of another type is written out (Written).
+      'Far (dep)',
+      // Reached through @engagekit/sib's Store, which is followed as ours.
+      'Row (@engagekit/sib)',
+      'Store (@engagekit/sib)',
+      'Union (dep)',
+    ]);
   });
 });
 

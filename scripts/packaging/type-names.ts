@@ -8,9 +8,13 @@
  * where TypeScript can write it out instead of naming it, which it does unless the alias is exported
  * from its own file: a shared chunk of the build that exports it offers TypeScript a path users
  * cannot import (TS2742).
+ *
+ * The same holds for a type another package declares, one of ours or a dependency: TypeScript names it
+ * by that package, which a project cannot import when it is not the project's own dependency (pnpm's
+ * strict layout: TS2742), unless an entry of the package it does import re-exports it.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 /**
@@ -51,6 +55,35 @@ export function readDeclarations(dir: string) {
 }
 
 export type Declarations = ReturnType<typeof readDeclarations>;
+
+/**
+ * Libraries whose types a user who handles them names through their own install, as their code is that
+ * library's: a contract schema is zod's, the runtime's app is hono's, the server's tables are
+ * drizzle's, the MCP server is the MCP SDK's, the mock's handlers go into the user's own MSW server,
+ * and `client.api.agency` is openapi-fetch's client (of whose types the SDK re-exports `Middleware`,
+ * the one its README has users write).
+ */
+const OWN_VOCABULARY = new Set(['zod', 'hono', 'drizzle-orm', '@modelcontextprotocol/sdk', 'msw', 'openapi-fetch']);
+
+/** The name of the package a declaration file belongs to: the nearest package.json's (undefined for TypeScript's own libs). */
+function packageOf(fileName: string): string | undefined {
+  for (let at = dirname(fileName); at !== dirname(at); at = dirname(at)) {
+    const manifest = join(at, 'package.json');
+    if (existsSync(manifest)) {
+      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
+      if (name) return name === 'typescript' ? undefined : name;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a declaration is the platform's, named the same way in every project: inside `declare global` or an ambient `declare module 'x'`. */
+function global(declaration: ts.Node): boolean {
+  for (let at = declaration.parent; at; at = at.parent) {
+    if (ts.isModuleDeclaration(at) && (at.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(at.name))) return true;
+  }
+  return !ts.isExternalModule(declaration.getSourceFile());
+}
 
 /** Whether an export is written `export type { X }` or `export { type X }`. */
 function typeOnly(symbol: ts.Symbol): boolean {
@@ -107,12 +140,28 @@ export function unnamedTypes({ dir, entries, checker, exportsOf, target }: Decla
     seen.add(symbol);
     for (const declaration of symbol.declarations ?? []) {
       const file = declaration.getSourceFile();
-      if (!own(file)) continue;
-      const mustBeNamed = symbol.flags & NAMED || (symbol.flags & ts.SymbolFlags.TypeAlias && exportedByItsFile(symbol, file));
-      if (mustBeNamed && !named(symbol, declaration)) problems.add(`${symbol.name} (${relative(dir, file.fileName)}), reached from ${from}`);
-      walk(declaration, symbol.name);
+      if (own(file)) {
+        const mustBeNamed = symbol.flags & NAMED || (symbol.flags & ts.SymbolFlags.TypeAlias && exportedByItsFile(symbol, file));
+        if (mustBeNamed && !named(symbol, declaration)) problems.add(`${symbol.name} (${relative(dir, file.fileName)}), reached from ${from}`);
+        walk(declaration, symbol.name);
+        continue;
+      }
+      const where = packageOf(file.fileName);
+      // A module (`import * as contract from '@engagekit/contract'`) is followed by the names used in it.
+      if (!where || OWN_VOCABULARY.has(where) || ts.isSourceFile(declaration) || global(declaration)) continue;
+      if (namedElsewhere(symbol) && !exported.has(symbol)) problems.add(`${symbol.name} (${where}), reached from ${from}`);
+      // Our other packages' types are followed as our own: what they reach, users reach too.
+      if (where.startsWith('@engagekit/')) walk(declaration, symbol.name);
     }
   };
+  /**
+   * Whether TypeScript names a type another package declares by that package's path, which a user's
+   * project cannot import when the package is not its own dependency (pnpm's strict layout: TS2742):
+   * an interface, class or enum, or an alias that names its type (a union or object type written in
+   * the alias; an alias of another type is written out).
+   */
+  const namedElsewhere = (symbol: ts.Symbol) =>
+    Boolean(symbol.flags & NAMED) || (Boolean(symbol.flags & ts.SymbolFlags.TypeAlias) && checker.getDeclaredTypeOfSymbol(symbol).aliasSymbol === symbol);
   /** The names a node refers to: `A.B` is both `A.B` and `A` (an enum's member names its enum). */
   const referred = (node: ts.Node): ts.Node[] => {
     const name = ts.isTypeReferenceNode(node)

@@ -3,6 +3,48 @@
  * (`setupMockApi`) in Node tests, `@engagekit/mock-server/browser` (`setupMockWorker`) in a web app,
  * or the `engagekit-mock` bin for an HTTP port. This entry holds the runtime-neutral core.
  */
+
+// The runtime's types that `mock.store`, `mock.snapshot()`, `mock.clock` and the options reach, so that a
+// user's code can name them (TS2742) where @engagekit/runtime is not its own dependency (pnpm's strict
+// layout). The store's MessageOutcome is StoreMessageOutcome here: MessageOutcome is the mock's channel's.
+export type { Clock, Logger, SendResult } from '@engagekit/runtime';
+export type {
+  AttemptOutcome,
+  CampaignMessageTotals,
+  CampaignPort,
+  CampaignRecord,
+  CampaignRunPort,
+  CampaignSummary,
+  ClaimedChunk,
+  ClaimedDelivery,
+  CompanyPort,
+  CustomerPort,
+  CustomerRecord,
+  DeliveryRecord,
+  DeliveryTaker,
+  DispatchPort,
+  EndpointRecord,
+  EventRecord,
+  IdempotencyPort,
+  IdempotentBegin,
+  LeasePort,
+  Lock,
+  LockMode,
+  MemorySnapshot,
+  MessageOutcome as StoreMessageOutcome,
+  MessageRecord,
+  MessageTotals,
+  OrderPort,
+  OrderRecord,
+  Page,
+  PageRequest,
+  PhoneOrders,
+  RunChunk,
+  SettingsPort,
+  Store,
+  TemplateRecord,
+  WebhookPort,
+} from '@engagekit/runtime/store';
 export type { ChannelState, MessageOutcome, MockMessage } from './internal/channel.ts';
 export { type MockClock, parseDuration } from './internal/clock.ts';
 export { controlDocument } from './internal/control-document.ts';

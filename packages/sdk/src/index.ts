@@ -3,6 +3,10 @@
  * `@engagekit/sdk/admin`, webhook verification in `@engagekit/sdk/webhooks`, response validation
  * against the contract in `@engagekit/sdk/validate`: an app's bundle carries none of them unless it imports them.
  */
+
+// What `client.api.agency.use()` takes, for middleware written in a module of its own: openapi-fetch's
+// type, which a project can then name without openapi-fetch as its own dependency (pnpm's strict layout).
+export type { Middleware } from 'openapi-fetch';
 export { APIPromise, type RawResult, type WithResponse } from './api-promise.ts';
 export {
   type CampaignPage,
