@@ -16,7 +16,9 @@
  * 8. the contract and the SDK on Node 20, the oldest Node they claim;
  * 9. what users download: the SDK, the mock with the SDK (beside msw@3 alone), and the server, each
  *    installed into a fresh project and held to its limits (install-weight.ts);
- * 10. `engagekit-mcp` over stdio, driven by the official MCP client (both tools, a rehearsal on the mock);
+ * 10. a partner's TypeScript project under pnpm's strict layout: the mock and the SDK installed with
+ *    pnpm, and `tsc` emitting declarations over inferred exports of both (strict-layout.ts);
+ * 11. `engagekit-mcp` over stdio, driven by the official MCP client (both tools, a rehearsal on the mock);
  *    and, in a project of its own holding only the MCP server's tarball and what it pulls, its install
  *    weight (packages and bytes) and its command saying what to install for a rehearsal.
  *
@@ -41,6 +43,7 @@ import { type InstallCase, type InstallWeight, MSW_PEER, measureInstall, megabyt
 import { nodeBinary } from './node-versions.ts';
 import { packAll, tarballSize } from './pack.ts';
 import { checksInChromium, RUNTIMES, runtimeMatrix, startMatrixServer } from './runtime-matrix.ts';
+import { strictLayoutTypes } from './strict-layout.ts';
 
 const FIXTURES = fileURLToPath(new URL('fixtures', import.meta.url));
 
@@ -200,6 +203,9 @@ async function main() {
 
     await step('the contract and the SDK on Node 20 (require and import)', () => node20Check(project, env));
 
+    await step("types under pnpm's strict layout: pnpm install of the mock and the SDK, tsc emitting declarations of inferred exports", () =>
+      strictLayoutTypes(work, tarballs, env),
+    );
     await step('engagekit-mcp over stdio, driven by the official MCP client: node mcp-client.mjs', () => mcpClientCheck(project, env, node24));
     const mcpWeight = await step("the MCP server's own install (its tarball and what it pulls): weight, and its command without the mock", () =>
       mcpOwnInstall(work, env, installs.mcp),
