@@ -309,7 +309,7 @@ async function mcpClientCheck(project: string, env: NodeJS.ProcessEnv, node24: s
     tools: ['search_docs', 'execute'],
     firstHit: 'operation:createCampaign',
     result: { status: 'completed', messages: 2 },
-    calls: ['campaigns.create', 'mock.clock.advance', 'campaigns.get', 'reports.get'],
+    calls: ['mock.clock.set', 'campaigns.create', 'mock.clock.advance', 'campaigns.get', 'reports.get'],
     escape: 'ReferenceError',
   };
   if (JSON.stringify(seen) !== JSON.stringify(expected))

@@ -62,7 +62,10 @@ describe('search_docs', () => {
 
 describe('execute on the mock', () => {
   it('creates a campaign, advances the clock, and reads a report that counts its messages', async () => {
+    // The simulated channel's outcomes follow each message's key (ids and the run's time): with the
+    // seeded ids and the clock set, they are the same every run, and none of the two fails.
     const run = await mcp.execute(`
+      mock.clock.set('2026-05-04T13:00:00Z');
       const campaign = await client.campaigns.create(${campaignIn("'Friday sale'")});
       console.log('scheduled', campaign.name, campaign.status);
       await mock.clock.advance('2h');
@@ -75,12 +78,13 @@ describe('execute on the mock', () => {
     expect(run.result).toMatchObject({ status: 'completed', messages: 2 });
     expect(run.console).toEqual(['scheduled Friday sale scheduled']);
     expect(run.calls.map((c) => [c.operation, c.status])).toEqual([
+      ['mock.clock.set', undefined],
       ['campaigns.create', 201],
       ['mock.clock.advance', undefined],
       ['reports.get', 200],
       ['campaigns.get', 200],
     ]);
-    expect(run.calls[0]).toMatchObject({ operationId: 'createCampaign', method: 'POST', requestId: expect.stringMatching(/^req_/) });
+    expect(run.calls[1]).toMatchObject({ operationId: 'createCampaign', method: 'POST', requestId: expect.stringMatching(/^req_/) });
     expect(run.text).toContain('campaigns.create POST createCampaign -> 201 (request req_');
   });
 
