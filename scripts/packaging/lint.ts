@@ -6,8 +6,8 @@
  * - its imports: every package the built JavaScript imports is a dependency (or peer) of the package,
  *   and no CommonJS file requires a package that ships only ESM (Jest's `require` cannot load one);
  * - its types: every type its exports reach can be named by a user's code that emits declarations,
- *   our other packages' types and its dependencies' included, for a project that does not depend on
- *   them itself (pnpm's strict layout), apart from the libraries named in `type-names.ts`.
+ *   our other packages' types included, in a project that does not depend on them itself (pnpm's
+ *   strict layout); of its dependencies' types, all but those of the libraries `type-names.ts` names.
  *
  * Exits 1 naming each problem.
  */
@@ -169,7 +169,7 @@ async function lintPackage(name: PackageName, tarball: string): Promise<{ lines:
     ['imports are dependencies; no CommonJS file requires an ES module', await dependencyProblems(name)],
     [`${[...entryPoints(name).values()].join(', ')} load with require and import, with every value their types export`, await loadProblems(name, declarations)],
     [
-      'every type its exports reach is exported (no TS2742 or TS4023 where users emit declarations, under pnpm too)',
+      "every type its exports reach is exported (no TS2742 or TS4023 where users emit declarations, pnpm's strict layout included)",
       unnamedTypes(declarations).map((t) => `${t} is not exported by any public entry`),
     ],
   ] as const) {

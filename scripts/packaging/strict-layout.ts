@@ -56,8 +56,8 @@ export async function strictLayoutTypes(work: string, tarballs: Tarballs, env: N
     private: true,
     type: 'module',
     dependencies: { '@engagekit/mock-server': file('mock-server'), '@engagekit/sdk': file('sdk') },
-    // The packages' own dependencies on each other, from the tarballs too (they are not on the registry).
-    pnpm: { overrides: { '@engagekit/runtime': file('runtime'), '@engagekit/contract': file('contract'), '@engagekit/sdk': file('sdk') } },
+    // What the mock depends on of ours, from the tarballs too (they are not on the registry).
+    pnpm: { overrides: { '@engagekit/runtime': file('runtime'), '@engagekit/contract': file('contract') } },
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);

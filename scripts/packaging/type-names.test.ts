@@ -96,26 +96,35 @@ describe('unnamedTypes, for types other packages declare', () => {
   it('names what another package declares that a public export reaches and no entry exports, following our own packages further', () => {
     const dir = builtPackage(
       {
-        'index.d.ts': `import type { Far, Union, Written, Shown } from 'dep';
-import type { Store } from '@engagekit/sib';
+        'index.d.ts': `import type { Far, Union, Written, Shown, Outer, Made, make } from 'dep';
+import type * as sib from '@engagekit/sib';
 import type { ZodString } from 'zod';
-interface Api { far: Far; union: Union; written: Written; shown: Shown; store: Store; schema: ZodString; signal: AbortSignal; glob: Glob }
+interface Api {
+  far: Far; union: Union; written: Written; shown: Shown; outer: Outer; made: ReturnType<typeof make>;
+  store: sib.Store; schema: ZodString; signal: AbortSignal; glob: Glob; augmented: Augmented;
+}
 export type { Api };
-export type { Shown as Visible } from 'dep';
+export type { Shown as Visible, Outer } from 'dep';
 `,
       },
       {
         ...installed(
           'dep',
           `export interface Far { a: string }
+export interface Near { n: string }
 export type Union = { a: 1 } | { b: 2 };
-export type Written = Far['a'];
+export type Written = Near;
 export interface Shown { c: string }
+export interface Inner { i: string }
+export interface Outer { inner: Inner }
+export interface Made { m: string }
+export declare function make(): Made;
 declare global { interface Glob { g: string } }
+declare module 'zod' { interface Augmented { z: string } }
 `,
         ),
-        ...installed('@engagekit/sib', 'export interface Row { id: string }\nexport interface Store { get(): Row }\n'),
-        ...installed('zod', 'export interface ZodString { parse(x: unknown): string }\n'),
+        ...installed('@engagekit/sib', 'export interface Row { id: string }\nexport interface Store { get(): Row }\nexport interface Unused { u: string }\n'),
+        ...installed('zod', 'export interface ZodString { parse(x: unknown): string }\nexport interface Augmented {}\n'),
       },
     );
     expect(
@@ -123,12 +132,16 @@ declare global { interface Glob { g: string } }
         .map((p) => p.replace(/, reached from \w+$/, ''))
         .sort(),
     ).toEqual([
-      // An interface, and a union its alias names; an alias of another type is written out (Written).
+      // An interface, and a union its alias names.
       'Far (dep)',
-      // Reached through @engagekit/sib's Store, which is followed as ours.
+      // A value's type reached by typeof, and what an alias TypeScript writes out stands for.
+      'Made (dep)',
+      'Near (dep)',
+      // Reached through @engagekit/sib's Store, which is followed as ours; Unused, in the same module, is not reached.
       'Row (@engagekit/sib)',
       'Store (@engagekit/sib)',
       'Union (dep)',
+      // Not Inner: a dependency's type users can name (Outer, exported here) is not followed further.
     ]);
   });
 });

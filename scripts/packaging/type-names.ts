@@ -60,26 +60,31 @@ export type Declarations = ReturnType<typeof readDeclarations>;
  * Libraries whose types a user who handles them names through their own install, as their code is that
  * library's: a contract schema is zod's, the runtime's app is hono's, the server's tables are
  * drizzle's, the MCP server is the MCP SDK's, the mock's handlers go into the user's own MSW server,
- * and `client.api.agency` is openapi-fetch's client (of whose types the SDK re-exports `Middleware`,
- * the one its README has users write).
+ * the contract's OpenAPI document is zod-openapi's `oas31.OpenAPIObject`, and `client.api.agency` is
+ * openapi-fetch's client (of whose types the SDK re-exports `Middleware`, the one its README has users
+ * write).
  */
-const OWN_VOCABULARY = new Set(['zod', 'hono', 'drizzle-orm', '@modelcontextprotocol/sdk', 'msw', 'openapi-fetch']);
+const OWN_VOCABULARY = new Set(['zod', 'zod-openapi', 'hono', 'drizzle-orm', '@modelcontextprotocol/sdk', 'msw', 'openapi-fetch']);
 
-/** The name of the package a declaration file belongs to: the nearest package.json's (undefined for TypeScript's own libs). */
-function packageOf(fileName: string): string | undefined {
+/** The name of the package a declaration file belongs to: the nearest package.json's. */
+function packageOfFile(fileName: string): string | undefined {
   for (let at = dirname(fileName); at !== dirname(at); at = dirname(at)) {
     const manifest = join(at, 'package.json');
     if (existsSync(manifest)) {
       const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
-      if (name) return name === 'typescript' ? undefined : name;
+      if (name) return name;
     }
   }
   return undefined;
 }
 
-/** Whether a declaration is the platform's, named the same way in every project: inside `declare global` or an ambient `declare module 'x'`. */
-function global(declaration: ts.Node): boolean {
-  for (let at = declaration.parent; at; at = at.parent) {
+/**
+ * Whether a declaration is the platform's, named without an import: in a script file (TypeScript's
+ * libs) or inside `declare global`. Also an ambient `declare module 'x'` and what is inside it
+ * (@types/node's `node:http`, or a library augmenting another's module), named through `'x'`.
+ */
+function isPlatformDeclaration(declaration: ts.Node): boolean {
+  for (let at: ts.Node | undefined = declaration; at; at = at.parent) {
     if (ts.isModuleDeclaration(at) && (at.flags & ts.NodeFlags.GlobalAugmentation || ts.isStringLiteral(at.name))) return true;
   }
   return !ts.isExternalModule(declaration.getSourceFile());
@@ -146,19 +151,23 @@ export function unnamedTypes({ dir, entries, checker, exportsOf, target }: Decla
         walk(declaration, symbol.name);
         continue;
       }
-      const where = packageOf(file.fileName);
+      const where = packageOfFile(file.fileName);
       // A module (`import * as contract from '@engagekit/contract'`) is followed by the names used in it.
-      if (!where || OWN_VOCABULARY.has(where) || ts.isSourceFile(declaration) || global(declaration)) continue;
-      if (namedElsewhere(symbol) && !exported.has(symbol)) problems.add(`${symbol.name} (${where}), reached from ${from}`);
-      // Our other packages' types are followed as our own: what they reach, users reach too.
-      if (where.startsWith('@engagekit/')) walk(declaration, symbol.name);
+      if (!where || OWN_VOCABULARY.has(where) || ts.isSourceFile(declaration) || isPlatformDeclaration(declaration)) continue;
+      const byName = namedElsewhere(symbol);
+      if (byName && !exported.has(symbol)) problems.add(`${symbol.name} (${where}), reached from ${from}`);
+      // Our other packages' types are followed as our own: what they reach, users reach too. Of a
+      // dependency, what TypeScript writes out rather than names (an alias of another type, a value's
+      // type reached by `typeof`) is followed to what it names.
+      if (where.startsWith('@engagekit/') || !byName) walk(declaration, symbol.name);
     }
   };
   /**
    * Whether TypeScript names a type another package declares by that package's path, which a user's
    * project cannot import when the package is not its own dependency (pnpm's strict layout: TS2742):
    * an interface, class or enum, or an alias that names its type (a union or object type written in
-   * the alias; an alias of another type is written out).
+   * it, or an instantiation of a generic type; an alias of a named type without type arguments or of
+   * an indexed access is written out).
    */
   const namedElsewhere = (symbol: ts.Symbol) =>
     Boolean(symbol.flags & NAMED) || (Boolean(symbol.flags & ts.SymbolFlags.TypeAlias) && checker.getDeclaredTypeOfSymbol(symbol).aliasSymbol === symbol);

@@ -6,8 +6,9 @@
 
 // The runtime's types that `mock.store`, `mock.snapshot()`, `mock.clock` and the options reach, so that a
 // user's code can name them (TS2742) where @engagekit/runtime is not its own dependency (pnpm's strict
-// layout). The store's MessageOutcome is StoreMessageOutcome here: MessageOutcome is the mock's channel's.
-export type { Clock, Logger, SendResult } from '@engagekit/runtime';
+// layout). Three are renamed where a name means something else beside the mock: MessageOutcome is the
+// mock channel's, and Logger and Page are the SDK's too, with other shapes.
+export type { Clock, Logger as MockLogger, SendResult } from '@engagekit/runtime';
 export type {
   AttemptOutcome,
   CampaignMessageTotals,
@@ -36,7 +37,7 @@ export type {
   MessageTotals,
   OrderPort,
   OrderRecord,
-  Page,
+  Page as StorePage,
   PageRequest,
   PhoneOrders,
   RunChunk,
