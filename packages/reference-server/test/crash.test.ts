@@ -163,7 +163,8 @@ describe.concurrent.each(cases)(
         // killed (SIGKILL) from there, at once if a check in between fails. On PostgreSQL the second
         // instance joins while the first is frozen and takes its chunks over once their leases run out;
         // on PGlite the first is started again. That the run was unfinished at the freeze is checked at
-        // the end, from the database: messages answered after it.
+        // the end, from the database: messages answered after it. (Two live instances claiming chunks
+        // side by side are tested in campaign-runs-instances.test.ts, where no start-up can race them.)
         await vi.waitFor(async () => expect(await recorded(first)).toBeGreaterThanOrEqual(KILL_AFTER), { timeout: 60_000, interval: 20 });
         const frozenAt = new Date();
         process.kill(first.pid, 'SIGSTOP');
