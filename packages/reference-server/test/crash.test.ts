@@ -113,7 +113,7 @@ describe.concurrent.each(cases)(
     it.skipIf(skip)(
       `completes (${instances}), with one message record per customer, no phone number sent twice, and ${channelName === 'whatsapp' ? 'at most a message a chunk in flight' : 'no message'} failed as interrupted${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`,
       async ({ expect }) => {
-        // Each answer takes 20 ms, so that with 4 messages in flight the 800 after KILL_AFTER take at least 4 s:
+        // Each answer takes 20 ms, so that with 4 messages in flight the 775 after KILL_AFTER take nearly 4 s:
         // the window in which the first instance is stopped.
         const channel: FakeWhatsApp = await startFakeWhatsApp({ delayMs: 20 });
         cleanups.push(() => channel.close());
