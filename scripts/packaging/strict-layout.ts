@@ -9,7 +9,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { PackageName } from '../build/ensure-built.ts';
 import { run } from './commands.ts';
+import { withOwnDependencies } from './install-weight.ts';
 import type { Tarballs } from './pack.ts';
 
 /** The partner's module: each export a value whose type TypeScript infers from the packages. */
@@ -50,15 +52,11 @@ const TSCONFIG = {
 export async function strictLayoutTypes(work: string, tarballs: Tarballs, env: NodeJS.ProcessEnv): Promise<void> {
   const dir = join(work, 'strict-layout');
   mkdirSync(join(dir, 'src'), { recursive: true });
-  const file = (name: keyof Tarballs) => `file:${tarballs[name]}`;
-  const manifest = {
-    name: 'strict-layout',
-    private: true,
-    type: 'module',
-    dependencies: { '@engagekit/mock-server': file('mock-server'), '@engagekit/sdk': file('sdk') },
-    // What the mock depends on of ours, from the tarballs too (they are not on the registry).
-    pnpm: { overrides: { '@engagekit/runtime': file('runtime'), '@engagekit/contract': file('contract') } },
-  };
+  const fromTarballs = (names: PackageName[]) => Object.fromEntries(names.map((n) => [`@engagekit/${n}`, `file:${tarballs[n]}`]));
+  const direct: PackageName[] = ['mock-server', 'sdk'];
+  // What they depend on of ours comes from the tarballs too (it is not on the registry).
+  const beneath = [...new Set(direct.flatMap(withOwnDependencies))].filter((n) => !direct.includes(n));
+  const manifest = { name: 'strict-layout', private: true, type: 'module', dependencies: fromTarballs(direct), pnpm: { overrides: fromTarballs(beneath) } };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   writeFileSync(join(dir, 'src', 'exports.ts'), EXPORTS);
