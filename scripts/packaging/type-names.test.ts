@@ -32,6 +32,9 @@ type Shared = { limits: Limits };
 export type { Shared as S, Limits as L };
 `;
 
+/** The problems without the paths that reached each type (`, reached from Api`), sorted. */
+const withoutPaths = (problems: string[]) => problems.map((p) => p.replace(/, reached from \w+$/, '')).sort();
+
 describe('unnamedTypes', () => {
   it('names each interface, class or enum a public export reaches that no public entry exports, however it is reached', () => {
     const dir = builtPackage({
@@ -49,7 +52,7 @@ export type { Api };
     });
     const problems = unnamedTypes(readDeclarations(dir));
     // Each type once, by the first path that reaches it: Hidden by Api's member or by Core's method.
-    expect(problems.map((p) => p.replace(/, reached from \w+$/, '')).sort()).toEqual([
+    expect(withoutPaths(problems)).toEqual([
       'Base (dist/index.d.ts)',
       'Core (dist/index.d.ts)',
       'Hidden (dist/index.d.ts)',
@@ -84,11 +87,7 @@ interface Api { far: import('./chunk.js').F; mode: Mode.On; circle: Shapes.Circl
 export type { Api, Shapes };
 `,
     });
-    expect(
-      unnamedTypes(readDeclarations(dir))
-        .map((p) => p.replace(/, reached from \w+$/, ''))
-        .sort(),
-    ).toEqual(['Far (dist/chunk.d.ts)', 'Mode (dist/index.d.ts)']);
+    expect(withoutPaths(unnamedTypes(readDeclarations(dir)))).toEqual(['Far (dist/chunk.d.ts)', 'Mode (dist/index.d.ts)']);
   });
 });
 
@@ -127,11 +126,7 @@ declare module 'zod' { interface Augmented { z: string } }
         ...installed('zod', 'export interface ZodString { parse(x: unknown): string }\nexport interface Augmented {}\n'),
       },
     );
-    expect(
-      unnamedTypes(readDeclarations(dir))
-        .map((p) => p.replace(/, reached from \w+$/, ''))
-        .sort(),
-    ).toEqual([
+    expect(withoutPaths(unnamedTypes(readDeclarations(dir)))).toEqual([
       // An interface, and a union its alias names.
       'Far (dep)',
       // A value's type reached by typeof, and what an alias TypeScript writes out stands for.
