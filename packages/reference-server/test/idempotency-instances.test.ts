@@ -3,13 +3,17 @@
  * runs a request with the key, held mid-transaction by a lock the test holds. The same request sent to
  * instance B answers 409 `idempotency_in_progress` (with Retry-After) while A's lease on the key lives,
  * runs once the lease has run out (A's transaction died with it: no order), and is replayed after that.
+ *
+ * The lease is long (a minute), so that no load between A's claim and B's request can end it; the test
+ * then runs it out itself, by moving the key's lease end into the past, as a minute without A's renewals
+ * would.
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, jsonCaller, type ServerProcess, sampleOrder, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'idempotency-instances-admin-01';
-const LEASE_MS = 3000;
+const LEASE_MS = 60_000;
 const skip = process.env.DATABASE_URL ? false : 'DATABASE_URL is not set';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -67,6 +71,10 @@ describe.skipIf(skip)('an Idempotency-Key whose instance is killed mid-request, 
     await holder.query('SELECT pg_advisory_unlock_all()');
 
     // ---- once A's lease has run out, B takes the key over and runs the request: A's order never committed ----
+    const ranOut = await holder.query("UPDATE idempotency_keys SET claim_until = $1 WHERE key = 'key-1' AND status IS NULL RETURNING key", [
+      new Date(Date.now() - 1000).toISOString(),
+    ]);
+    expect(ranOut.rowCount).toBe(1);
     let taken: Response | undefined;
     await vi.waitFor(
       async () => {
