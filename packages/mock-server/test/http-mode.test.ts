@@ -224,12 +224,16 @@ describe('engagekit-mock (memory engine)', () => {
     await receiver.waitFor(1);
     const got = receiver.received[0];
     expect(() => new Webhook(MOCK_WEBHOOK_SECRET).verify(got?.body ?? '', got?.headers as Record<string, string>)).not.toThrow();
-    // The log entry follows the receiver's answer by a moment.
-    const sent = await vi.waitFor(async () => {
-      const logged = (await json<{ url: string; status: number; rawBody: string; event: { type: string } }[]>(await fetch(`${proc.url}/__mock/webhooks`))).data;
-      expect(logged).not.toHaveLength(0);
-      return logged;
-    });
+    // The log entry follows the receiver's answer by a moment (of the mock's process: load can stretch it).
+    const sent = await vi.waitFor(
+      async () => {
+        const logged = (await json<{ url: string; status: number; rawBody: string; event: { type: string } }[]>(await fetch(`${proc.url}/__mock/webhooks`)))
+          .data;
+        expect(logged).not.toHaveLength(0);
+        return logged;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     expect(sent).toEqual([
       expect.objectContaining({ url: receiver.url, status: 200, rawBody: got?.body, event: expect.objectContaining({ type: 'order.created' }) }),
     ]);

@@ -369,12 +369,11 @@ describe('campaigns', () => {
     }
     const created = await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, { ...campaignBody('due'), schedule: '2026-03-01T12:00:00Z' });
     expect(created.json.data.status).toBe('scheduled');
-    // The scheduler looks for due campaigns every second.
+    // The scheduler looks for due campaigns every second (a real timer); the wait ends once the run has
+    // completed, and its limit is one load cannot reach.
     await vi.waitFor(
       async () => expect((await call('GET', `/agency/getCampaign/${created.json.data.id}?uuid=${mock.company.uuid}`)).json.data.status).toBe('completed'),
-      {
-        timeout: 5_000,
-      },
+      { timeout: 30_000, interval: 100 },
     );
     const report = await call('GET', `/agency/reportingCampaign?uuid=${mock.company.uuid}`);
     expect(report.json.data.messages).toMatchObject({ total: 2 });
