@@ -72,7 +72,7 @@ describe('webhook receiver recipes against the reference server', () => {
     try {
       await api('PATCH', `/api/v2/companies/${uuid}/webhooks/${endpoint.id}`, { url: proxy.url, enabled: true });
       await api('POST', `/api/v2/companies/${uuid}/webhooks/${endpoint.id}/test`, { event_type: 'order.updated' });
-      for (let i = 0; i < 200 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 600 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(received).toEqual([expect.objectContaining({ type: 'order.updated', test: true })]);
 
       const delivery = raw[0] as { body: string; headers: Record<string, string> };

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScheduler } from '../../runtime/src/campaigns/scheduler.ts';
 import { createManualClock } from '../../runtime/src/clock.ts';
+import type { OutboundMessage } from '../../runtime/src/domain/channel.ts';
 import { importCustomers } from '../../runtime/src/domain/customers.ts';
 import { createSeededIds } from '../../runtime/src/ids.ts';
 import { createLeases } from '../../runtime/src/leases.ts';
@@ -61,11 +62,41 @@ async function twoInstances(customers: number, campaigns: number) {
 }
 
 /** An instance: a scheduler on `store` with leases of its own, `chunkSize` customers a chunk, `concurrency` chunks at once. */
-function instance(store: Store, clock: ReturnType<typeof createManualClock>, name: string, chunkSize: number, concurrency: number) {
-  const channel = recordingChannel();
+function instance(
+  store: Store,
+  clock: ReturnType<typeof createManualClock>,
+  name: string,
+  chunkSize: number,
+  concurrency: number,
+  channel = recordingChannel(),
+) {
   const leases = createLeases({ store, clock });
   const scheduler = createScheduler({ store, channel, clock, ids: createSeededIds(name), leases, chunkSize, concurrency });
   return { channel, leases, scheduler };
+}
+
+/**
+ * Two recording channels that hold every send until each has been given one (or 20 s have passed, for a
+ * failure to show as one): both instances then hold a chunk of their own, whichever of their first
+ * queries load lets through first.
+ */
+function meetingChannels() {
+  const channels = [recordingChannel(), recordingChannel()] as const;
+  let meet: () => void = () => {};
+  const met = new Promise<void>((resolve) => {
+    meet = resolve;
+    setTimeout(resolve, 20_000).unref();
+  });
+  const held = (channel: (typeof channels)[number]) => ({
+    ...channel,
+    async send(m: OutboundMessage) {
+      const answer = channel.send(m);
+      if (channels.every((c) => c.sent.length > 0)) meet();
+      await met;
+      return answer;
+    },
+  });
+  return [held(channels[0]), held(channels[1])] as const;
 }
 
 describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process.env.DATABASE_URL ? '' : ' (skipped: DATABASE_URL is not set)'}`, () => {
@@ -82,8 +113,9 @@ describe.skipIf(!process.env.DATABASE_URL)(`campaign runs on PostgreSQL${process
 
   it('sends one big campaign from both instances, each running chunks of it', async () => {
     const { s1, s2, clock, company } = await twoInstances(60, 1);
-    const a = instance(s1, clock, 'a', 10, 1);
-    const b = instance(s2, clock, 'b', 10, 1);
+    const [channelA, channelB] = meetingChannels();
+    const a = instance(s1, clock, 'a', 10, 1, channelA);
+    const b = instance(s2, clock, 'b', 10, 1, channelB);
     // The run started (by either), both instances find its chunks on their next tick.
     await s1.startDueRuns({ now: DUE, limit: 10, chunkSize: 10, newId: createSeededIds('start').newId });
     await Promise.all([a.scheduler.tick(), b.scheduler.tick()]);

@@ -45,10 +45,8 @@ for (const database of ['pglite', 'postgres'] as const) {
       expect(campaign.status).toBe('scheduled');
       await vi.waitFor(
         async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
-        {
-          timeout: 20_000,
-          interval: 200,
-        },
+        // The run is due in 2 s; the wait ends once it has completed, and its limit is one load cannot reach.
+        { timeout: 50_000, interval: 200 },
       );
       const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
       expect(report.messages).toMatchObject({ total: 3, sent: 3, failed: 0 });
@@ -61,6 +59,6 @@ for (const database of ['pglite', 'postgres'] as const) {
         messages: { total: 3 },
       });
       expect(report.orders).toEqual({ total: 3, amount: 60 });
-    }, 60_000);
+    }, 90_000);
   });
 }

@@ -83,7 +83,9 @@ describe.skipIf(skip)('the database unavailable, on PostgreSQL', () => {
     const url = new URL(db.url);
     url.hostname = '127.0.0.1';
     url.port = String(relay.port);
-    const store = await openSqlStore({ databaseUrl: url.toString(), poolWaitMs: 1000 });
+    // Refused connections fail at once, so a long wait costs the test nothing while the database is down,
+    // and load cannot make the first connection after it is up take longer than the wait.
+    const store = await openSqlStore({ databaseUrl: url.toString(), poolWaitMs: 10_000 });
     cleanups.push(() => store.close());
     const { fetch } = await inProcessApp({ store });
     expect((await fetch('/api/v2/companies', { headers: admin })).status).toBe(200);
