@@ -540,22 +540,49 @@ export const mockStartup: Bench = {
  * its own (node:test a process). CPU time: the wall time of the same loads spread a quarter either way here.
  */
 async function requireCpuMs(...specifiers: string[]): Promise<number> {
-  const script = `const c = process.cpuUsage(); for (const m of ${JSON.stringify(specifiers)}) require(m); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000);`;
+  return (await requireCpuSteps(...specifiers)).at(-1) as number;
+}
+
+/** `requireCpuMs`, read after each `require`: the CPU milliseconds spent so far, one figure a module. */
+async function requireCpuSteps(...specifiers: string[]): Promise<number[]> {
+  const script = `const c = process.cpuUsage(); const at = []; for (const m of ${JSON.stringify(specifiers)}) { require(m); const u = process.cpuUsage(c); at.push((u.user + u.system) / 1000); } console.log(JSON.stringify(at));`;
   const { stdout } = await execFileAsync(process.execPath, ['-e', script], { cwd: BENCH_DIR });
-  return Number(stdout);
+  return JSON.parse(stdout) as number[];
+}
+
+/**
+ * The CommonJS files the mock's Node entry requires, as it resolves them: msw/node (the very copy, which
+ * the bench's own msw, installed beside other peers, is not), the runtime and the contract.
+ */
+function mockEntries(): { msw: string; runtime: string; contract: string } {
+  const fromMock = createRequire(new URL('../../packages/mock-server/package.json', import.meta.url));
+  const runtime = fromMock.resolve('@engagekit/runtime');
+  return { msw: fromMock.resolve('msw/node'), runtime, contract: createRequire(runtime).resolve('@engagekit/contract') };
 }
 
 /**
  * The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers
  * load. A third side in the same turns, msw/node and then zod's main entry (`mock.load.floor.vs-msw`),
- * is the floor of a mock on msw whose contract is written in zod, before any code of ours.
+ * is the floor of a mock on msw whose contract is written in zod, before any code of ours. Its processes
+ * then require the contract, the runtime and the mock's entry too, each read apart: the note says what
+ * each of our parts adds there. (The mock's CommonJS build carries msw's code, since msw ships only ES
+ * modules, so its entry loads that copy too; Node's own modules that both need, msw/node has loaded.)
  */
 export const mockLoad: Bench = {
   id: 'mock.load.vs-msw',
   async run() {
     const zod = zodEntry('require');
-    const sides = { ours: () => requireCpuMs('@engagekit/mock-server/node'), peer: () => requireCpuMs('msw/node'), floor: () => requireCpuMs('msw/node', zod) };
+    const { msw, contract, runtime } = mockEntries();
+    const parts: number[][] = [];
+    const floor = async () => {
+      const at = await requireCpuSteps(msw, zod, contract, runtime, '@engagekit/mock-server/node');
+      parts.push(at.slice(1).map((ms, i) => ms - (at[i] as number)));
+      return at[1] as number;
+    };
+    const sides = { ours: () => requireCpuMs('@engagekit/mock-server/node'), peer: () => requireCpuMs(msw), floor };
     const r = await inTurns(15, sides, { warmUp: true });
+    const counted = parts.slice(1); // the warm-up turn's is not
+    const partMedian = (i: number) => median(counted.map((p) => p[i] as number)).toFixed(1);
     return [
       row({
         id: 'mock.load.vs-msw',
@@ -572,7 +599,7 @@ export const mockLoad: Bench = {
         id: 'mock.load.floor.vs-msw',
         metric:
           "require('msw/node') and then zod's main entry (the one the mock loads) in a fresh process vs require('msw/node'), in the same turns as mock.load.vs-msw: the floor under that row",
-        note: `msw/node and zod by turn: ${turnsNote(r.floor)}`,
+        note: `msw/node and zod by turn: ${turnsNote(r.floor)}; then, in the same processes (medians): zod ${partMedian(0)} ms of it, the contract ${partMedian(1)}, the runtime ${partMedian(2)}, the mock's entry with its copy of msw's code ${partMedian(3)}`,
         ours: Math.round(r.floor.median),
         peer: Math.round(r.peer.median),
         unit: 'ms CPU',
