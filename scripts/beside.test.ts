@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Beside } from './beside.ts';
 
 const node = process.execPath;
@@ -28,10 +28,6 @@ const alive = (pid: number) => {
   }
 };
 
-const until = async (done: () => boolean) => {
-  while (!done()) await new Promise((r) => setTimeout(r, 20));
-};
-
 describe('Beside', () => {
   it('holds what the command prints until it joins, sends the go, then prints as it comes', async () => {
     const { out, text } = collector();
@@ -39,7 +35,7 @@ describe('Beside', () => {
       console.log('first half'); console.error('a warning');
       process.stdin.once('data', (d) => { console.log('go was ' + String(d).trim()); process.exit(0); });`;
     const job = new Beside('two halves', node, ['-e', script], { out, waitsForGo: true });
-    await until(() => job.printed().includes('first half'));
+    await vi.waitFor(() => expect(job.printed()).toContain('first half'), { timeout: 20_000, interval: 20 });
     expect(text()).toBe('');
     await job.join();
     expect(text()).toMatch(/^\n> two halves \(beside the checks above; for \d+ s so far\)\n/);
@@ -90,12 +86,11 @@ describe('Beside', () => {
       const child = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
       console.log(child.pid); setInterval(() => {}, 1000);`;
     const job = new Beside('long', node, ['-e', script], { out });
-    await until(() => /\d+\n/.test(job.printed()));
+    await vi.waitFor(() => expect(job.printed()).toMatch(/\d+\n/), { timeout: 20_000, interval: 20 });
     const grandchild = Number(job.printed().trim());
     expect(alive(grandchild)).toBe(true);
     job.stop();
     expect(await job.exited).toBeNull();
-    for (let waited = 0; alive(grandchild) && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(grandchild)).toBe(false);
+    await vi.waitFor(() => expect(alive(grandchild)).toBe(false), { timeout: 20_000, interval: 50 });
   });
 });

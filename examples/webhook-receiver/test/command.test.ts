@@ -63,5 +63,5 @@ describe('the README command', () => {
     }
     expect(await exited).toBe(0);
     expect(out).not.toMatch(/Command failed|ELIFECYCLE/);
-  });
+  }, 120_000);
 });

@@ -50,7 +50,7 @@ async function measureAll(ways: Record<string, Send>, perRound = PER_ROUND): Pro
   return medians;
 }
 
-/** "adds ~N µs", or says the difference is below what these rounds can tell apart. */
+/** "adds ~N µs", or, for a difference under 1 µs (or below nothing, as noise can make it), that none shows. */
 const adds = (more: number, less: number) =>
   more - less >= 1 ? `adds ~${(more - less).toFixed(1)} µs` : `adds nothing measurable (${(more - less).toFixed(1)} µs)`;
 

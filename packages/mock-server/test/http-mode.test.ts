@@ -232,7 +232,7 @@ describe('engagekit-mock (memory engine)', () => {
         expect(logged).not.toHaveLength(0);
         return logged;
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: 20_000, interval: 50 },
     );
     expect(sent).toEqual([
       expect.objectContaining({ url: receiver.url, status: 200, rawBody: got?.body, event: expect.objectContaining({ type: 'order.created' }) }),

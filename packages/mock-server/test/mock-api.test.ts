@@ -373,7 +373,7 @@ describe('campaigns', () => {
     // completed, and its limit is one load cannot reach.
     await vi.waitFor(
       async () => expect((await call('GET', `/agency/getCampaign/${created.json.data.id}?uuid=${mock.company.uuid}`)).json.data.status).toBe('completed'),
-      { timeout: 30_000, interval: 100 },
+      { timeout: 20_000, interval: 100 },
     );
     const report = await call('GET', `/agency/reportingCampaign?uuid=${mock.company.uuid}`);
     expect(report.json.data.messages).toMatchObject({ total: 2 });

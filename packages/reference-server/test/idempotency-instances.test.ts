@@ -71,6 +71,12 @@ describe.skipIf(skip)('an Idempotency-Key whose instance is killed mid-request, 
     await holder.query('SELECT pg_advisory_unlock_all()');
 
     // ---- once A's lease has run out, B takes the key over and runs the request: A's order never committed ----
+    // A's lease on the key, as A wrote it, ends within LEASE_MS of now: the test then runs it out.
+    const { rows: leased } = await holder.query(
+      "SELECT extract(epoch FROM claim_until) * 1000 AS until FROM idempotency_keys WHERE key = 'key-1' AND status IS NULL",
+    );
+    expect(Number(leased[0]?.until)).toBeGreaterThan(Date.now());
+    expect(Number(leased[0]?.until)).toBeLessThanOrEqual(Date.now() + LEASE_MS);
     const ranOut = await holder.query("UPDATE idempotency_keys SET claim_until = $1 WHERE key = 'key-1' AND status IS NULL RETURNING key", [
       new Date(Date.now() - 1000).toISOString(),
     ]);
