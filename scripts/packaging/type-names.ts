@@ -66,9 +66,18 @@ export type Declarations = ReturnType<typeof readDeclarations>;
  */
 const OWN_VOCABULARY = new Set(['zod', 'zod-openapi', 'hono', 'drizzle-orm', '@modelcontextprotocol/sdk', 'msw', 'openapi-fetch']);
 
+/** The package each directory of declaration files belongs to, read once: the walk meets a file many times. */
+const packageOfDir = new Map<string, string | undefined>();
+
 /** The name of the package a declaration file belongs to: the nearest package.json's. */
 function packageOfFile(fileName: string): string | undefined {
-  for (let at = dirname(fileName); at !== dirname(at); at = dirname(at)) {
+  const dir = dirname(fileName);
+  if (!packageOfDir.has(dir)) packageOfDir.set(dir, nearestPackageName(dir));
+  return packageOfDir.get(dir);
+}
+
+function nearestPackageName(dir: string): string | undefined {
+  for (let at = dir; at !== dirname(at); at = dirname(at)) {
     const manifest = join(at, 'package.json');
     if (existsSync(manifest)) {
       const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string };
