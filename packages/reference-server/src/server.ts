@@ -115,6 +115,7 @@ export async function startServer(config: ServerConfig, logger: Logger, version:
           poolSize: config.DATABASE_POOL_SIZE,
           poolWaitMs: config.DATABASE_POOL_WAIT_MS,
           onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
+          onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
         }
       : {
           dataDir: join(dataDir, 'pglite'),

@@ -11,9 +11,12 @@ const RETRY_AFTER_S = 2;
 const UNAVAILABLE_CODES = /^(53300|57P01|57P02|57P03|08...)$/;
 /** Socket errors of a server that cannot be reached. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
-/** node-postgres's messages for a pool that stayed full past its wait, a connection attempt that timed out, and a connection lost mid-query. */
+/**
+ * node-postgres's messages for a pool that stayed full past its wait, a connection attempt that timed
+ * out, a connection lost mid-query, and a statement sent on a connection already lost.
+ */
 const POOL_MESSAGES =
-  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Connection terminated unexpectedly|Connection terminated)$/;
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Connection terminated unexpectedly|Connection terminated|Client has encountered a connection error and is not queryable)$/;
 
 /** Why `error` (or an error it was caused by, as drizzle wraps them) says the database is unavailable; undefined when it does not. */
 export function unavailableReason(error: unknown): string | undefined {
