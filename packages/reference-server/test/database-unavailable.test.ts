@@ -65,9 +65,23 @@ describe.skipIf(skip)('the database unavailable, on PostgreSQL', () => {
     // The pool's one connection, held by a transaction until released.
     let release = () => {};
     const held = store.transaction(() => new Promise<void>((ok) => (release = ok)));
+    // A failed expectation below still gives it back, so that the store closes.
+    cleanups.push(async () => {
+      release();
+      await held;
+    });
     await new Promise((ok) => setTimeout(ok, 50));
     await expectUnavailable(await fetch('/api/v2/companies', { headers: admin }));
     await expectUnavailable(await fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Busy', company_id: 'BUSY' }) }));
+
+    // Retry-After is drawn for each answer, from 1 to 4 s, so that the clients failed together do not retry together.
+    const answers = await Promise.all(Array.from({ length: 24 }, () => fetch('/api/v2/companies', { headers: admin })));
+    const retryAfters = answers.map((res) => {
+      expect(res.status).toBe(503);
+      return Number(res.headers.get('retry-after'));
+    });
+    for (const seconds of retryAfters) expect([1, 2, 3, 4]).toContain(seconds);
+    expect(new Set(retryAfters).size, `Retry-After of 24 answers: ${retryAfters}`).toBeGreaterThan(1);
 
     release();
     await held;
