@@ -49,6 +49,7 @@ async function relayTo(target: URL) {
 async function expectUnavailable(res: Response) {
   expect(res.status).toBe(503);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   const body = await res.json();
   expect(body).toMatchObject({ success: false, code: 'database_unavailable', message: expect.stringMatching(/database is unavailable/) });
 }
