@@ -64,6 +64,8 @@ export interface SqlStoreOptions {
    * result). Every later query fails; only reopening the store recovers.
    */
   onFailure?: (error: Error) => void;
+  /** Embedded PGlite: its thread's JavaScript heap limit in MiB (query results live there); Node's default when absent. */
+  maxHeapMb?: number;
 }
 
 /** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
@@ -196,14 +198,14 @@ async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Prom
   };
 }
 
-async function openPglite(dataDir: string | undefined, { onFailure, loadDataDir }: SqlStoreOptions): Promise<SqlDatabaseOpened> {
+async function openPglite(dataDir: string | undefined, { onFailure, loadDataDir, maxHeapMb }: SqlStoreOptions): Promise<SqlDatabaseOpened> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
     // PGlite.create(dir) needs the parent directory to exist.
     await mkdir(dirname(dir), { recursive: true });
   }
-  const client = await PgliteThread.open(dir, { onFailure, loadDataDir });
+  const client = await PgliteThread.open(dir, { onFailure, loadDataDir, maxHeapMb });
   try {
     // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread offers.
     const db = drizzlePglite(client as unknown as PGlite, { schema });
