@@ -4,6 +4,7 @@
  * `database_unavailable` and `Retry-After`, never 500, and answers again once the database is back.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqlStore, type SqlStore } from '../src/store/sql/open.ts';
 import { freshDatabase } from './helpers.ts';
@@ -87,6 +88,34 @@ describe.skipIf(skip)('the database unavailable, on PostgreSQL', () => {
     release();
     await held;
     expect((await fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Free', company_id: 'FREE' }) })).status).toBe(201);
+  });
+
+  it('fails a transaction whose connection is ended under it with StoreUnavailableError, then runs the next on a new connection', async () => {
+    const db = await freshDatabase('lost');
+    if (!db) throw new Error('DATABASE_URL is needed');
+    cleanups.push(db.drop);
+    const store = await openSqlStore({ databaseUrl: db.url });
+    cleanups.push(() => store.close());
+    const { fetch } = await inProcessApp({ store });
+    const created = await fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Lost', company_id: 'LOST' }) });
+    const { uuid } = (await created.json()).data;
+    // Sent from the database DATABASE_URL names: only this test's database loses its connections.
+    const operator = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await operator.connect();
+    cleanups.push(() => operator.end());
+    const endAll = () =>
+      operator.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+        new URL(db.url).pathname.slice(1),
+      ]);
+
+    const lost = store.transaction(async (tx) => {
+      expect(await tx.getCompany(uuid)).toMatchObject({ name: 'Lost' });
+      await endAll();
+      return tx.getCompany(uuid);
+    });
+    await expect(lost).rejects.toMatchObject({ name: 'StoreUnavailableError', retryAfterS: expect.any(Number) });
+    expect(await store.transaction((tx) => tx.getCompany(uuid))).toMatchObject({ name: 'Lost' });
+    expect((await fetch(`/api/v2/companies/${uuid}`, { headers: admin })).status).toBe(200);
   });
 
   it('answers 503 database_unavailable while the database refuses connections, and answers again once it takes them', async () => {
