@@ -161,7 +161,8 @@ async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Prom
     const subscribe = async (first: boolean) => {
       const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis });
       current = client;
-      client.on('error', (error) => onLostConnection?.(error));
+      // Idle between notifications, as the pool's idle connections are: its loss is reported as theirs.
+      client.on('error', (error) => onPoolError?.(error));
       client.on('notification', (message) => {
         if (message.channel === channel && !ownBackends.has(message.processId)) onNotify();
       });
