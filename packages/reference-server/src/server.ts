@@ -24,7 +24,7 @@ import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import type { ServerConfig } from './config.ts';
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
-import { openSqlStore } from './store/sql/open.ts';
+import { openSqlStore, type SqlStore, type SqlStoreOptions } from './store/sql/open.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
 /** Scalar's browser bundle, which the build copies beside the package's code, so /docs works offline. */
@@ -103,18 +103,25 @@ async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTok
 /**
  * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
  * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
+ * `openStore` opens the store from the options the config gives (`openSqlStore` by default).
  */
-export async function startServer(config: ServerConfig, logger: Logger, version: string): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  logger: Logger,
+  version: string,
+  openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
+): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
   let stopForFailure: (() => Promise<void>) | undefined;
-  const store = await openSqlStore(
+  const store = await openStore(
     config.DATABASE_URL
       ? {
           databaseUrl: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,
           poolWaitMs: config.DATABASE_POOL_WAIT_MS,
           onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
+          onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
         }
       : {
           dataDir: join(dataDir, 'pglite'),

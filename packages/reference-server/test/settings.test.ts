@@ -20,6 +20,7 @@ describe('the settings page in Chromium', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let token = '';
   let uuid = '';
+  const violations: string[] = [];
   // The page marks itself aria-busy while a task (a save and the refresh after it) is under way.
   const settled = () => page.waitForSelector('body[aria-busy=false]', { state: 'attached' });
 
@@ -34,6 +35,16 @@ describe('the settings page in Chromium', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
+    // Every Content-Security-Policy violation, from the page's first script on, for the last test.
+    await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}`),
+      );
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/.test(message.text())) violations.push(message.text());
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -130,5 +141,15 @@ describe('the settings page in Chromium', () => {
     await page.click('button[data-action=signout]');
     await page.waitForSelector('#signin:not([hidden])');
     expect(await page.isVisible('#main')).toBe(false);
+  });
+
+  it('is served with framing protection, nosniff and its policy, and reported no violation of it throughout', async () => {
+    for (const path of ['/settings', '/settings/app.js', '/settings/app.css']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+    }
+    expect(violations).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
-import { CORS_HEADERS, errorAnswer, PREFLIGHT_HEADERS } from './http/answer.ts';
+import { CORS_HEADERS, errorAnswer, NOSNIFF, PREFLIGHT_HEADERS } from './http/answer.ts';
 import { createTokenService } from './http/auth.ts';
 import { createCompanyCache } from './http/company-cache.ts';
 import { HttpError } from './http/errors.ts';
@@ -72,12 +72,13 @@ export function createApp(deps: AppDeps) {
     }
   });
   // Operations answer with every header already (jsonAnswer); /openapi.json and the pages get the
-  // request id and CORS headers here.
+  // request id, CORS headers and nosniff here.
   const pageHeaders: MiddlewareHandler<Env> = async (c, next) => {
     c.set('page', true);
     await next();
     c.header('x-request-id', c.get('requestId'));
     for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
+    c.header('x-content-type-options', NOSNIFF);
   };
   app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 

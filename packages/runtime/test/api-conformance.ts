@@ -82,6 +82,22 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect(s.headers.get('x-request-id')).toMatch(/^req_/);
       });
 
+      it('tells browsers not to sniff any answer (X-Content-Type-Options: nosniff): successes, errors, the document and preflights', async () => {
+        const answers = [
+          await call('GET', '/api/v2/health'),
+          await call('GET', `/agency/getCustomers?uuid=${A().uuid}`, { token: A().token }),
+          await call('POST', '/api/order/addOrder', { token: A().token, body: { company_id: A().company_id } }),
+          await call('GET', `/agency/getCustomers?uuid=${A().uuid}`),
+          await call('GET', `/agency/getCampaign/nope?uuid=${A().uuid}`, { token: A().token }),
+          await call('DELETE', '/api/v2/health'),
+          await call('GET', '/no/such/route'),
+          await call('GET', '/openapi.json'),
+          await call('OPTIONS', '/api/order/addOrder', { headers: { origin: 'https://app.partner.example', 'access-control-request-method': 'POST' } }),
+        ];
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 400, 401, 404, 405, 404, 200, expect.any(Number)]);
+        for (const a of answers) expect(a.headers.get('x-content-type-options')).toBe('nosniff');
+      });
+
       it('answers CORS preflights so browsers may call it with a bearer token', async () => {
         const r = await t.fetch(`/agency/getCampaignData?uuid=${A().uuid}`, {
           method: 'OPTIONS',

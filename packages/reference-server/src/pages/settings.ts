@@ -69,6 +69,8 @@ code { font-family: ui-monospace, monospace; background: #eef0f5; padding: 0.1re
 const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  // For browsers that predate frame-ancestors.
+  'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };

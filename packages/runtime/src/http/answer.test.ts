@@ -13,6 +13,7 @@ describe('jsonAnswer', () => {
     expect(res.headers.get('x-request-id')).toBe('req_1');
     expect(res.headers.get('retry-after')).toBe('3');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
 

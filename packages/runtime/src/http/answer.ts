@@ -10,9 +10,16 @@ export const CORS_HEADERS = {
   'access-control-expose-headers': 'x-request-id,retry-after',
 } as const;
 
+/**
+ * Tells browsers to take an answer for its declared type only: a JSON answer, which may echo what a
+ * caller sent, is never run as a script or rendered as a page. Every answer of the API carries it.
+ */
+export const NOSNIFF = 'nosniff';
+
 /** The answer to a CORS preflight (`OPTIONS`), on any path. */
 export const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
+  'x-content-type-options': NOSNIFF,
   'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE',
   'access-control-allow-headers': 'authorization,content-type,idempotency-key,x-request-id',
   'access-control-max-age': '600',
@@ -38,7 +45,7 @@ export interface AnswerOptions {
   headers?: Record<string, string> | undefined;
 }
 
-/** A JSON answer with the request id and the CORS headers, plus the headers `options` gives. */
+/** A JSON answer with the request id, the CORS headers and `nosniff`, plus the headers `options` gives. */
 export function jsonAnswer(body: unknown, status: number, requestId: string, options: AnswerOptions = {}): Response {
   // Sized: an interceptor that turns the answer back into HTTP (MSW 3) then sends it in one piece, not chunked.
   const text = JSON.stringify(body);
@@ -48,6 +55,7 @@ export function jsonAnswer(body: unknown, status: number, requestId: string, opt
     'x-request-id': requestId,
     'access-control-allow-origin': CORS_HEADERS['access-control-allow-origin'],
     'access-control-expose-headers': CORS_HEADERS['access-control-expose-headers'],
+    'x-content-type-options': NOSNIFF,
   };
   if (options.headers) for (const [name, value] of Object.entries(options.headers)) headers[name.toLowerCase()] = value;
   return new Response(text, { status, headers });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { TEXT_TYPES } from './pglite-open.ts';
 import type { PgliteThread, Queryable } from './pglite-thread.ts';
 import type { Schema } from './schema.ts';
+import { unavailableReason } from './unavailable.ts';
 
 /** A drizzle database or transaction over the store's schema, whichever driver is underneath (`SqlStore.db`). */
 export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
@@ -68,19 +69,63 @@ function runOnNodePg(client: pg.Pool | pg.PoolClient): RunStatement {
     arrayRows ? client.query({ name, text, values, rowMode: 'array', types: nodePgTypes }) : client.query({ name, text, values, types: nodePgTypes });
 }
 
+/**
+ * Keeps an error listener on every connection `pool` checks out, for as long as it is out: pg-pool
+ * listens only to idle connections, and a connection that breaks while it is out (the server
+ * restarting, an operator's `pg_terminate_backend`) emits `error`, which with no listener ends the
+ * process. This covers the checkouts the store makes itself and those made for it (`pool.query`,
+ * drizzle's transactions on the pool); `onLost` hears each such error. The one that ran a statement
+ * then fails, and pg-pool drops the broken connection when it is released.
+ */
+export function guardCheckouts(pool: pg.Pool, onLost: (error: Error) => void): void {
+  const listeners = new WeakMap<pg.PoolClient, (error: Error) => void>();
+  pool.on('acquire', (client) => {
+    const listener = (error: Error) => onLost(error);
+    listeners.set(client, listener);
+    client.on('error', listener);
+  });
+  pool.on('release', (_error, client) => {
+    const listener = listeners.get(client);
+    if (!listener) return;
+    listeners.delete(client);
+    client.removeListener('error', listener);
+  });
+}
+
+/**
+ * Runs `work` on a connection checked out of `pool`, then gives it back. When the connection broke
+ * meanwhile, `work`'s failure is that loss (a statement sent after it fails with pg's "not queryable",
+ * and drizzle's ROLLBACK failing hides the statement's own error), and the connection goes back with
+ * the error (`release(err)`), so that the pool destroys it rather than hand it out again.
+ */
+export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost ??= error;
+  };
+  client.on('error', onError);
+  let failure: unknown;
+  try {
+    return await work(client);
+  } catch (error) {
+    failure = lost ?? error;
+    throw failure;
+  } finally {
+    client.removeListener('error', onError);
+    // A statement may fail of the loss before the client hears of it (the server's FATAL comes before the socket's end).
+    client.release(lost ?? (unavailableReason(failure) === undefined ? undefined : (failure as Error)));
+  }
+}
+
 /** The store's driver over a node-postgres pool (in pipeline mode: see writes-ahead.ts). */
 export function nodePgDriver(pool: pg.Pool): SqlDriver {
   return {
     db: drizzleNodePg(pool),
     run: runOnNodePg(pool),
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        // drizzle over the one connection: its transaction begins and ends there, and so do the statements built once.
-        return await drizzleNodePg(client).transaction((tx) => work({ db: tx, run: runOnNodePg(client) }));
-      } finally {
-        client.release();
-      }
+    transaction(work) {
+      // drizzle over the one connection: its transaction begins and ends there, and so do the statements built once.
+      return withPooledClient(pool, (client) => drizzleNodePg(client).transaction((tx) => work({ db: tx, run: runOnNodePg(client) })));
     },
     async ping() {
       await pool.query('SELECT 1');

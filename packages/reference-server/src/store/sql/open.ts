@@ -9,7 +9,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { nodePgDriver, pgliteDriver, type SqlDatabase, type SqlDriver } from './connection.ts';
+import { guardCheckouts, nodePgDriver, pgliteDriver, type SqlDatabase, type SqlDriver, withPooledClient } from './connection.ts';
 import type { Listen } from './dispatch.ts';
 import { PgliteThread } from './pglite-thread.ts';
 import { schema } from './schema.ts';
@@ -55,10 +55,17 @@ export interface SqlStoreOptions {
   /** Errors of idle pooled PostgreSQL connections (the pool drops them and reconnects); ignored when absent. */
   onPoolError?: (error: Error) => void;
   /**
+   * Errors of PostgreSQL connections lost while checked out (a server restart, `pg_terminate_backend`):
+   * what ran on one fails (a request answers 503) and the pool drops it; ignored when absent.
+   */
+  onLostConnection?: (error: Error) => void;
+  /**
    * Embedded PGlite: called once if its thread fails for good (e.g. its heap runs out under a huge
    * result). Every later query fails; only reopening the store recovers.
    */
   onFailure?: (error: Error) => void;
+  /** Embedded PGlite: its thread's JavaScript heap limit in MiB (query results live there); Node's default when absent. */
+  maxHeapMb?: number;
 }
 
 /** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
@@ -77,6 +84,9 @@ export interface SqlDatabaseOpened {
   /** Releases the driver. */
   close(): Promise<void>;
 }
+
+/** How long the NOTIFY listener waits before it connects again, after its connection was lost or refused. */
+const RELISTEN_MS = 1000;
 
 /** Any fixed 64-bit number: the session lock that lets one instance migrate while the others wait. */
 const MIGRATION_LOCK = 7_263_541_905_112_002n;
@@ -106,7 +116,7 @@ export async function openSqlDatabase(options: SqlStoreOptions): Promise<SqlData
 const backendPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID: number }).processID;
 
 async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Promise<SqlDatabaseOpened> {
-  const { onPoolError } = options;
+  const { onPoolError, onLostConnection } = options;
   const connectionTimeoutMillis = options.poolWaitMs ?? 5000;
   // Pipeline mode: a query goes out without waiting for the answer to the one before, so the writes a
   // transaction sends ahead (writes-ahead.ts) cost no round trip of their own. The wait bounds both a
@@ -118,33 +128,65 @@ async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Prom
   const ownBackends = new Set<number>();
   pool.on('connect', (client) => void ownBackends.add(backendPid(client)));
   pool.on('remove', (client) => void ownBackends.delete(backendPid(client)));
+  // A connection checked out and lost fails what ran on it (a 503 for a request), never the process.
+  guardCheckouts(pool, (error) => onLostConnection?.(error));
   try {
-    const client = await pool.connect();
-    try {
+    await withPooledClient(pool, async (client) => {
       await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
       try {
         await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
       } finally {
         await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
       }
-    } finally {
-      client.release();
-    }
+    });
   } catch (error) {
     await pool.end();
     throw error;
   }
-  // Other processes on the database announce queued deliveries with NOTIFY; one dedicated connection listens.
+  // Other processes on the database announce queued deliveries with NOTIFY; one dedicated connection
+  // listens, and another takes its place when it is lost.
   const listen: Listen = async (channel, onNotify) => {
-    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis });
-    client.on('error', (error) => onPoolError?.(error));
-    client.on('notification', (message) => {
-      if (message.channel === channel && !ownBackends.has(message.processId)) onNotify();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${channel}`);
+    let current: pg.Client | undefined;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const again = () => {
+      current = undefined;
+      if (stopped || timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        // What was announced while no connection listened is looked for once it listens again.
+        subscribe(false).then(onNotify, () => {});
+      }, RELISTEN_MS);
+    };
+    const subscribe = async (first: boolean) => {
+      const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis });
+      current = client;
+      // Idle between notifications, as the pool's idle connections are: its loss is reported as theirs.
+      client.on('error', (error) => onPoolError?.(error));
+      client.on('notification', (message) => {
+        if (message.channel === channel && !ownBackends.has(message.processId)) onNotify();
+      });
+      client.once('end', () => {
+        if (current === client) again();
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        // The first subscription's failure is its caller's; a later one's is tried again.
+        if (first) stopped = true;
+        if (current === client) again();
+        await client.end().catch(() => {});
+        throw error;
+      }
+    };
+    await subscribe(true);
     return async () => {
-      await client.end().catch(() => {});
+      stopped = true;
+      clearTimeout(timer);
+      const client = current;
+      current = undefined;
+      await client?.end().catch(() => {});
     };
   };
   return {
@@ -157,14 +199,14 @@ async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Prom
   };
 }
 
-async function openPglite(dataDir: string | undefined, { onFailure, loadDataDir }: SqlStoreOptions): Promise<SqlDatabaseOpened> {
+async function openPglite(dataDir: string | undefined, { onFailure, loadDataDir, maxHeapMb }: SqlStoreOptions): Promise<SqlDatabaseOpened> {
   let dir: string | undefined;
   if (dataDir) {
     dir = resolve(dataDir);
     // PGlite.create(dir) needs the parent directory to exist.
     await mkdir(dirname(dir), { recursive: true });
   }
-  const client = await PgliteThread.open(dir, { onFailure, loadDataDir });
+  const client = await PgliteThread.open(dir, { onFailure, loadDataDir, maxHeapMb });
   try {
     // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread offers.
     const db = drizzlePglite(client as unknown as PGlite, { schema });

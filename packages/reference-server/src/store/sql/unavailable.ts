@@ -4,16 +4,25 @@
  */
 import { type Store, StoreUnavailableError } from '@engagekit/runtime/store';
 
-/** Seconds a caller is told to wait: long enough for a pool to drain or a server to come back, short enough to retry soon. */
-const RETRY_AFTER_S = 2;
+/**
+ * Seconds a caller is told to wait: a whole number from 1 to 4, drawn for each answer, so that the
+ * clients of every instance, failed by one outage at one moment, do not all retry at the same moment.
+ * Long enough for a pool to drain or a server to come back, short enough to retry soon.
+ */
+export function retryAfterS(random: () => number = Math.random): number {
+  return 1 + Math.min(3, Math.floor(random() * 4));
+}
 
 /** SQLSTATEs of a server that will not take the connection or lost it: too many clients, starting up or shutting down, connection exceptions (class 08). */
 const UNAVAILABLE_CODES = /^(53300|57P01|57P02|57P03|08...)$/;
 /** Socket errors of a server that cannot be reached. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN']);
-/** node-postgres's messages for a pool that stayed full past its wait, a connection attempt that timed out, and a connection lost mid-query. */
+/**
+ * node-postgres's messages for a pool that stayed full past its wait, a connection attempt that timed
+ * out, a connection lost mid-query, and a statement sent on a connection already lost.
+ */
 const POOL_MESSAGES =
-  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Connection terminated unexpectedly|Connection terminated)$/;
+  /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout|Connection terminated unexpectedly|Connection terminated|Client has encountered a connection error and is not queryable)$/;
 
 /** Why `error` (or an error it was caused by, as drizzle wraps them) says the database is unavailable; undefined when it does not. */
 export function unavailableReason(error: unknown): string | undefined {
@@ -30,7 +39,7 @@ export function unavailableReason(error: unknown): string | undefined {
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
   const reason = unavailableReason(error);
-  return reason === undefined ? error : new StoreUnavailableError(`The database is unavailable (${reason})`, { retryAfterS: RETRY_AFTER_S, cause: error });
+  return reason === undefined ? error : new StoreUnavailableError(`The database is unavailable (${reason})`, { retryAfterS: retryAfterS(), cause: error });
 }
 
 /**
