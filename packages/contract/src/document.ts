@@ -111,7 +111,7 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
       alias ? `The same as \`${op.operationId}\`, accepted with ${method.toUpperCase()} for compatibility.` : '',
       op.description,
       op.auth.kind === 'company' ? `Needs a company token with the \`${op.auth.scope}\` scope.` : '',
-      op.auth.kind === 'admin-or-company' ? 'Takes the admin token, or a company token of this company.' : '',
+      op.auth.kind === 'admin-or-company' ? `Takes the admin token, or a company token of this company with the \`${op.auth.scope}\` scope.` : '',
     ]
       .filter(Boolean)
       .join(' '),
@@ -245,7 +245,8 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
       { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
       {
         name: 'Webhooks',
-        description: 'Webhook endpoints, their secrets and delivery logs. Bearer admin token, or a company token of the company in the path.',
+        description:
+          'Webhook endpoints, their secrets and delivery logs. Bearer admin token, or a company token of the company in the path with the `orders` scope (the events are orders).',
       },
       { name: 'Webhook events', description: 'What the server POSTs to registered endpoints.' },
     ],

@@ -36,7 +36,9 @@ export type Company = z.infer<typeof Company>;
 
 export const CompanyParams = z.object({ uuid: CompanyUuid });
 
-export const Scope = z.enum(['agency', 'orders']).meta({ id: 'Scope', description: '`agency` for the agency operations, `orders` for the order operations.' });
+export const Scope = z
+  .enum(['agency', 'orders'])
+  .meta({ id: 'Scope', description: '`agency` for the agency operations, `orders` for the order operations and webhooks (their events are orders).' });
 export type Scope = z.infer<typeof Scope>;
 
 export const CreateTokenBody = z

@@ -182,19 +182,23 @@ export async function resolveCompany(op: OperationSpec, ctx: RequestContext, cal
   return company;
 }
 
-/** 403 when a company token acts for another company, names another company_id, or lacks the operation's scope. */
+/**
+ * 403 when a company token acts for another company, names another company_id, or lacks the
+ * operation's scope: every kind of auth a company token may call (`company`, `admin-or-company`) is
+ * checked here, scope and company together. The admin token passes (it was let in by `authenticate`).
+ */
 export function authorize(op: OperationSpec, caller: Caller, company: CompanyRecord | null, input: OperationInput): void {
-  if (op.auth.kind === 'company') {
-    if (op.surface === 'agency' && company?.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
-    const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
-    if (op.surface !== 'agency' && company && companyId !== undefined && companyId !== company.company_id) {
-      throw new HttpError(403, 'Forbidden: company_id is not the token’s company', {
-        issues: [{ path: 'company_id', message: `must be the token’s company (${company.company_id})` }],
-      });
-    }
-    if (!caller.scopes.includes(op.auth.scope)) throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope`);
-  } else if (op.auth.kind === 'admin-or-company' && !caller.admin && company && company.uuid !== caller.companyUuid) {
-    throw new HttpError(403, 'Forbidden: the token belongs to another company');
+  if (op.auth.kind === 'public' || op.auth.kind === 'admin' || caller.admin) return;
+  // An order call's company is the token's own (resolveCompany); any other names one, which must be the token's.
+  if (!company || company.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
+  const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
+  if (op.surface === 'order' && companyId !== undefined && companyId !== company.company_id) {
+    throw new HttpError(403, 'Forbidden: company_id is not the token’s company', {
+      issues: [{ path: 'company_id', message: `must be the token’s company (${company.company_id})` }],
+    });
+  }
+  if (!caller.scopes.includes(op.auth.scope)) {
+    throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope, which ${op.operationId} needs`);
   }
 }
 

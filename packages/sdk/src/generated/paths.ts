@@ -301,13 +301,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order). Takes the admin token, or a company token of this company.
+         * @description The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order). Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company.
+         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -325,21 +325,21 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description One endpoint, with its secret. Takes the admin token, or a company token of this company.
+         * @description One endpoint, with its secret. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Deletes the endpoint; pending deliveries to it are dropped. Takes the admin token, or a company token of this company.
+         * @description Deletes the endpoint; pending deliveries to it are dropped. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing. Takes the admin token, or a company token of this company.
+         * @description Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook secret
-         * @description Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret. Takes the admin token, or a company token of this company.
+         * @description Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery. Takes the admin token, or a company token of this company.
+         * @description Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * List deliveries
-         * @description The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt). Takes the admin token, or a company token of this company.
+         * @description The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt). Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver
-         * @description Queues the delivery again, now, with the same event id and payload. Takes the admin token, or a company token of this company.
+         * @description Queues the delivery again, now, with the same event id and payload. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -886,7 +886,7 @@ export interface components {
             expires_in?: number;
         };
         /**
-         * @description `agency` for the agency operations, `orders` for the order operations.
+         * @description `agency` for the agency operations, `orders` for the order operations and webhooks (their events are orders).
          * @enum {string}
          */
         Scope: "agency" | "orders";
