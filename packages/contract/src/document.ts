@@ -47,7 +47,7 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
     example: 'Content-Type must be application/json',
   },
   429: {
-    description: 'Too many requests for this token; wait `Retry-After` seconds.',
+    description: 'Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds.',
     example: 'Too many requests: retry in 30 seconds',
   },
   500: { description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },

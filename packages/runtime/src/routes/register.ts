@@ -27,7 +27,7 @@ export interface Caller {
   admin: boolean;
   companyUuid: string | null;
   scopes: Scope[];
-  /** The bearer token, which the rate limit counts by; null for public operations. */
+  /** The bearer token; null for public operations. */
   token: string | null;
 }
 
@@ -117,9 +117,20 @@ export async function authenticate(op: OperationSpec, request: Request, ctx: Req
   return { admin: false, companyUuid: claims.companyUuid, scopes: claims.scopes, token };
 }
 
-/** 429 with Retry-After when the caller's token has no request left this minute. */
+/**
+ * The rate limit's key for a caller: its company, or `admin` for the admin token; null for public
+ * operations. Not the token's text: a company's tokens share one bucket, so issuing more tokens (or
+ * spelling one another way) buys no more requests.
+ */
+export function rateLimitKey(caller: Caller): string | null {
+  if (caller.admin) return 'admin';
+  return caller.companyUuid === null ? null : `company:${caller.companyUuid}`;
+}
+
+/** 429 with Retry-After when the caller (its company, or the admin) has no request left this minute. */
 export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestContext): void {
-  if (caller.token !== null) limiter.take(caller.token, ctx.now.getTime());
+  const key = rateLimitKey(caller);
+  if (key !== null) limiter.take(key, ctx.now.getTime());
 }
 
 /** 400 naming every bad field of the params, query and body at once; the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */

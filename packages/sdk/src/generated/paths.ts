@@ -1923,7 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2057,7 +2057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2191,7 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2291,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2390,7 +2390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2490,7 +2490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2586,7 +2586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2717,7 +2717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2851,7 +2851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2985,7 +2985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3119,7 +3119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3249,7 +3249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3360,7 +3360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3446,7 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3570,7 +3570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3694,7 +3694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3795,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3929,7 +3929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4027,7 +4027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4139,7 +4139,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4275,7 +4275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4411,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4547,7 +4547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4649,7 +4649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4763,7 +4763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
