@@ -46,6 +46,7 @@ export const CreateTokenBody = z
     scopes: z
       .array(Scope)
       .min(1, 'must list at least one scope')
+      .max(Scope.options.length, `must list at most ${Scope.options.length} scopes, each once`)
       .refine((s) => new Set(s).size === s.length, 'must not repeat a scope')
       .optional()
       .meta({ description: 'Both when absent.', example: ['agency', 'orders'] }),
