@@ -2,6 +2,7 @@ import {
   findInJson,
   type HttpMethod,
   type Issue,
+  MAX_ISSUES,
   type OperationSpec,
   operations,
   type Scope,
@@ -18,7 +19,7 @@ import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { requiredMessage, toIssues } from '../http/validate.ts';
+import { requiredMessage, toIssue } from '../http/validate.ts';
 import type { CompanyRecord, Store } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
@@ -133,7 +134,7 @@ export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestCont
   if (key !== null) limiter.take(key, ctx.now.getTime());
 }
 
-/** 400 naming every bad field of the params, query and body at once; the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
+/** 400 naming the bad fields of the params, query and body at once (the first MAX_ISSUES, with their count); the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
 export async function validate(op: OperationSpec, c: Context<Env>): Promise<OperationInput> {
   const request = c.req.raw;
   const rawParams = c.req.param() as Record<string, string>;
@@ -165,9 +166,9 @@ export async function validate(op: OperationSpec, c: Context<Env>): Promise<Oper
   // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
   const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
   if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
-  const issues: Issue[] = [];
-  const input = { params: parsed(op.params, rawParams, issues), query: parsed(op.query, rawQuery, issues), body: parsed(op.body, rawBody, issues), rawBody };
-  if (issues.length > 0) throw validationError(issues);
+  const found: FoundIssues = { issues: [], total: 0 };
+  const input = { params: parsed(op.params, rawParams, found), query: parsed(op.query, rawQuery, found), body: parsed(op.body, rawBody, found), rawBody };
+  if (found.total > 0) throw validationError(found.issues, undefined, found.total);
   return input;
 }
 
@@ -239,12 +240,26 @@ export async function run(
   return jsonAnswer(body, status, ctx.requestId);
 }
 
-/** `raw` parsed by `schema` (undefined without one); its issues, if any, are added to `issues`. */
-function parsed(schema: OperationSpec['body'], raw: unknown, issues: Issue[]): unknown {
+/** The issues of a request's parts as an answer lists them (the first MAX_ISSUES), and how many there were. */
+interface FoundIssues {
+  issues: Issue[];
+  total: number;
+}
+
+/**
+ * `raw` parsed by `schema` (undefined without one); its issues, if any, are counted in `found` and
+ * the first of them kept. One at a time: spreading 200,000 issues into a call's arguments overflows
+ * the call stack.
+ */
+function parsed(schema: OperationSpec['body'], raw: unknown, found: FoundIssues): unknown {
   if (!schema) return undefined;
   const r = schema.safeParse(raw, { error: requiredMessage });
   if (r.success) return r.data;
-  issues.push(...toIssues(r.error));
+  found.total += r.error.issues.length;
+  for (const issue of r.error.issues) {
+    if (found.issues.length === MAX_ISSUES) break;
+    found.issues.push(toIssue(issue));
+  }
   return undefined;
 }
 

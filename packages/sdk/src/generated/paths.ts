@@ -1030,8 +1030,13 @@ export interface components {
              * @example validation_error
              */
             code: string;
-            /** @description Every offending field, on 400. */
+            /** @description The offending fields, on 400: the first 100 found at most (`issues_total` counts them all). */
             issues?: components["schemas"]["Issue"][];
+            /**
+             * @description How many offending fields were found, beside `issues`, which lists at most 100 of them.
+             * @example 1
+             */
+            issues_total?: number;
             /**
              * @description The request id, also in the x-request-id header.
              * @example req_5f3c9b2e8a1d4c67
@@ -1872,7 +1877,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1986,7 +1991,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2120,7 +2125,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2251,7 +2256,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2350,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2450,7 +2455,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2546,7 +2551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2656,7 +2661,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2780,7 +2785,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2914,7 +2919,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3048,7 +3053,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3172,7 +3177,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3229,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3309,7 +3314,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3416,7 +3421,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3509,7 +3514,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3633,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportCustomersEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3755,7 +3760,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3858,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3987,7 +3992,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4088,7 +4093,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4204,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4340,7 +4345,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4476,7 +4481,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4609,7 +4614,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4712,7 +4717,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
