@@ -20,7 +20,7 @@ const ADMIN_TOKEN = 'operation-auth-admin-token-0123456789';
 const CALLERS = ['agency', 'orders', 'agency+orders', 'other company', 'admin'] as const;
 type CallerName = (typeof CALLERS)[number];
 
-/** The scopes of each company token the test issues (another company's token has both). */
+/** The scopes of each company token the test issues (another company's token has both, as issued without scopes). */
 const SCOPES: Record<Exclude<CallerName, 'admin'>, Scope[]> = {
   agency: ['agency'],
   orders: ['orders'],
@@ -91,21 +91,28 @@ describe('every operation, called by every kind of token', () => {
     expect(r.status, r.text).toBeLessThan(300);
     return JSON.parse(r.text).data;
   };
-  let company: { uuid: string; company_id: string };
-  const tokens = {} as Record<CallerName, string>;
+  let other: { uuid: string; token: string };
 
   beforeAll(async () => {
-    company = await admin('POST', '/api/v2/companies', { name: 'Scoped' });
-    const other = await admin('POST', '/api/v2/companies', { name: 'Other' });
-    for (const [caller, scopes] of Object.entries(SCOPES)) {
-      const uuid = caller === 'other company' ? other.uuid : company.uuid;
-      tokens[caller as CallerName] = (await admin('POST', `/api/v2/companies/${uuid}/tokens`, { scopes })).token;
-    }
-    tokens.admin = ADMIN_TOKEN;
+    const { uuid } = await admin('POST', '/api/v2/companies', { name: 'Other' });
+    other = { uuid, token: (await admin('POST', `/api/v2/companies/${uuid}/tokens`, {})).token };
   });
 
+  /**
+   * A company of its own for each case, with a token of each scope: what one case does (deleting,
+   * revoking a company's tokens) cannot change what the next one is answered.
+   */
+  const freshCompany = async () => {
+    const company: { uuid: string; company_id: string } = await admin('POST', '/api/v2/companies', { name: 'Scoped' });
+    const tokens = { admin: ADMIN_TOKEN, 'other company': other.token } as Record<CallerName, string>;
+    for (const caller of ['agency', 'orders', 'agency+orders'] as const) {
+      tokens[caller] = (await admin('POST', `/api/v2/companies/${company.uuid}/tokens`, { scopes: SCOPES[caller] })).token;
+    }
+    return { company, tokens };
+  };
+
   /** The request `op` answers past validation: the company's uuid where one is named, any id elsewhere. */
-  const requestFor = (op: OperationSpec) => {
+  const requestFor = (op: OperationSpec, company: { uuid: string; company_id: string }) => {
     const path = op.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => (name === 'uuid' ? company.uuid : 'no_such_id'));
     const query = op.surface === 'agency' ? `?uuid=${company.uuid}` : '';
     const body = op.body ? (BODIES[op.operationId]?.(company) ?? {}) : undefined;
@@ -117,7 +124,8 @@ describe('every operation, called by every kind of token', () => {
   );
 
   it.each(cases)('$op.operationId ($method) by $caller', async ({ op, method, caller }) => {
-    const { path, body } = requestFor(op);
+    const { company, tokens } = await freshCompany();
+    const { path, body } = requestFor(op, company);
     const { status, text } = await send(method.toUpperCase(), path, tokens[caller], body);
     const expected = expectedFor(op, caller);
     if (expected === 'allowed') {
