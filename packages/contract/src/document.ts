@@ -26,7 +26,7 @@ const RetryAfterHeader = z.string().meta({ description: 'Seconds to wait before 
 const errorMeta: Record<ErrorStatus, { description: string; example: string }> = {
   400: {
     description:
-      'The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field.',
+      'The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all).',
     example: 'Invalid request: phoneNumber must be an E.164 phone number',
   },
   401: { description: 'The token is missing, malformed, expired or badly signed.', example: 'Unauthorized: missing bearer token' },
@@ -47,7 +47,7 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
     example: 'Content-Type must be application/json',
   },
   429: {
-    description: 'Too many requests for this token; wait `Retry-After` seconds.',
+    description: 'Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds.',
     example: 'Too many requests: retry in 30 seconds',
   },
   500: { description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },
@@ -111,7 +111,7 @@ function toOperationObject(op: OperationSpec, method: HttpMethod): ZodOpenApiOpe
       alias ? `The same as \`${op.operationId}\`, accepted with ${method.toUpperCase()} for compatibility.` : '',
       op.description,
       op.auth.kind === 'company' ? `Needs a company token with the \`${op.auth.scope}\` scope.` : '',
-      op.auth.kind === 'admin-or-company' ? 'Takes the admin token, or a company token of this company.' : '',
+      op.auth.kind === 'admin-or-company' ? `Takes the admin token, or a company token of this company with the \`${op.auth.scope}\` scope.` : '',
     ]
       .filter(Boolean)
       .join(' '),
@@ -245,7 +245,8 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
       { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
       {
         name: 'Webhooks',
-        description: 'Webhook endpoints, their secrets and delivery logs. Bearer admin token, or a company token of the company in the path.',
+        description:
+          'Webhook endpoints, their secrets and delivery logs. Bearer admin token, or a company token of the company in the path with the `orders` scope (the events are orders).',
       },
       { name: 'Webhook events', description: 'What the server POSTs to registered endpoints.' },
     ],

@@ -81,6 +81,12 @@ const documentedCodes = [
   ...Object.entries(specificErrorCodes).map(([code, { status, description }]) => `\`${code}\` (${status}: ${description})`),
 ].join(', ');
 
+/**
+ * The most issues an error answer lists; `issues_total` counts them all. With the server's bounds on
+ * each issue's length, this keeps an error answer small whatever the request held.
+ */
+export const MAX_ISSUES = 100;
+
 export const Issue = z
   .object({
     path: z.string().meta({
@@ -101,7 +107,16 @@ export const ErrorResponse = z
       description: `Machine-readable error code: ${documentedCodes}. More may follow; treat an unknown code like its status.`,
       example: 'validation_error',
     }),
-    issues: z.array(Issue).optional().meta({ description: 'Every offending field, on 400.' }),
+    issues: z
+      .array(Issue)
+      .max(MAX_ISSUES)
+      .optional()
+      .meta({ description: `The offending fields, on 400: the first ${MAX_ISSUES} found at most (\`issues_total\` counts them all).` }),
+    issues_total: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: `How many offending fields were found, beside \`issues\`, which lists at most ${MAX_ISSUES} of them.`, example: 1 }),
     requestId: z.string().meta({ description: 'The request id, also in the x-request-id header.', example: 'req_5f3c9b2e8a1d4c67' }),
     status: z.literal(false).optional().meta({ description: 'Sync answers carry `status` beside `success`, for compatibility.' }),
   })

@@ -42,6 +42,7 @@ export function freeFormObject(description: string, example: Record<string, unkn
       if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
     })
     .meta({
+      maxProperties: entries,
       description: `${description} Nested at most ${depth} levels, at most ${entries} keys and items in all, strings and keys at most ${stringLength} characters.`,
       example,
     });

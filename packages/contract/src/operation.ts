@@ -1,17 +1,24 @@
 import type * as z from 'zod';
 import type { ErrorStatus } from './envelope.ts';
+import type { Scope } from './resources/company.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Which base URL an operation lives under. */
 export type Surface = 'agency' | 'order' | 'admin';
 
-/** Who may call an operation. */
+/**
+ * Who may call an operation. A company token must hold `scope`; the admin token needs none.
+ * Every kind a company token may call names its scope, so the app checks scope and company together.
+ */
 export type OperationAuth =
-  | { kind: 'company'; scope: 'agency' | 'orders' }
+  | { kind: 'company'; scope: Scope }
   | { kind: 'admin' }
-  /** The admin token, or a company token (any scope) of the company the path names: a company manages its own webhooks. */
-  | { kind: 'admin-or-company' }
+  /**
+   * The admin token, or a company token of the company the path names holding `scope`: a company
+   * manages its own webhooks, which need `orders` since the events they carry are orders.
+   */
+  | { kind: 'admin-or-company'; scope: Scope }
   | { kind: 'public' };
 
 /** One successful answer of an operation. */

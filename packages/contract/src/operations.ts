@@ -33,7 +33,8 @@ export const UuidQuery = z.object({
 const agency = { surface: 'agency', auth: { kind: 'company', scope: 'agency' }, tags: ['Agency'] } as const;
 const order = { surface: 'order', auth: { kind: 'company', scope: 'orders' }, tags: ['Orders'] } as const;
 const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as const;
-const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company' }, tags: ['Webhooks'] } as const;
+// Webhook endpoints carry order events (customers' names, phones and addresses): the `orders` scope.
+const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'orders' }, tags: ['Webhooks'] } as const;
 
 const CampaignList = z
   .object({

@@ -15,7 +15,7 @@ export function namesCompany(op: OperationSpec): boolean {
 export const stepStatuses = {
   /** No, malformed, expired or foreign token. */
   authenticate: (op) => (op.auth.kind === 'public' ? [] : [401]),
-  /** The token's requests this minute are used up. */
+  /** The caller's requests this minute are used up: its company's (all its tokens together), or the admin token's. */
   rateLimit: (op) => (op.auth.kind === 'public' ? [] : [429]),
   /**
    * Params, query and body: a bad field, a query parameter given twice (any operation) or a NUL

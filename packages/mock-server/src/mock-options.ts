@@ -35,7 +35,7 @@ export interface MockApiOptions {
   company?: { uuid?: string; company_id?: string; name?: string; timezone?: string };
   /** Signs company tokens (at least 32 characters). Default `DEFAULT_JWT_SECRET`. */
   jwtSecret?: string;
-  /** Requests a minute per token; default 0, no limit. */
+  /** Requests a minute per company (its tokens together); default 0, no limit. */
   rateLimitPerMinute?: number;
   /**
    * The mock's time (campaign runs, token expiry, webhook timestamps and retries). `'manual'`: a clock

@@ -268,7 +268,7 @@ describe('sample data', () => {
 });
 
 describe('limits and targets', () => {
-  it('has no rate limit unless asked, and limits per token when asked', async () => {
+  it('has no rate limit unless asked, and limits per company when asked', async () => {
     const open = mockWith();
     for (let i = 0; i < 30; i++) expect((await client(open)('GET', `/agency/getCustomers?uuid=${open.company.uuid}`)).status).toBe(200);
     const limited = mockWith({ rateLimitPerMinute: 2 });

@@ -31,7 +31,7 @@ describe('company tokens', () => {
 });
 
 describe('rate limit', () => {
-  it('answers 429 with Retry-After past the limit, per token, and recovers', async () => {
+  it('answers 429 with Retry-After past the limit, per company, and recovers', async () => {
     const setup = await inProcessApp();
     const a = await companyWithToken(setup.fetch);
     const b = await companyWithToken(setup.fetch, { name: 'Other' });

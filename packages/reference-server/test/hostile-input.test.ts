@@ -204,3 +204,95 @@ describe('order dates', () => {
     }
   });
 });
+
+/** Well above what these take here (under 0.8 s each on a loaded machine), well below the seconds they took when each issue was answered. */
+const FAST_MS = 5_000;
+
+describe('bodies whose errors would be large', () => {
+  /** Sends `body` as `company`, and checks it is refused with a 400 under 64 KB listing at most 100 issues; the answer, its size and time. */
+  async function refused(send: () => Promise<Response>) {
+    const started = performance.now();
+    const res = await send();
+    const text = await res.text();
+    const ms = performance.now() - started;
+    const bytes = new TextEncoder().encode(text).byteLength;
+    expect(res.status, text.slice(0, 500)).toBe(400);
+    expect(bytes).toBeLessThan(64 * 1024);
+    const answer = JSON.parse(text) as { issues: { path: string; message: string }[]; issues_total: number; message: string };
+    expect(answer.issues.length).toBeLessThanOrEqual(100);
+    return { answer, bytes, ms };
+  }
+  const webhookWith = (events: unknown[]) => JSON.stringify({ url: 'https://hooks.example.com/h', events });
+
+  it('answer a 400 under 64 KB, fast, to createWebhook with 200,000 or 100,000 invalid events', async () => {
+    const { fetch, company, headers } = await asCompany();
+    for (const count of [200_000, 100_000]) {
+      const body = webhookWith(Array.from({ length: count }, () => 'x'));
+      expect(body.length).toBeLessThan(1024 * 1024);
+      const { answer, ms } = await refused(() => fetch(`/api/v2/companies/${company.uuid}/webhooks`, { method: 'POST', headers, body }));
+      expect(answer.issues).toEqual([{ path: 'events', message: 'must list at most 2 event types, each once' }]);
+      expect(answer.issues_total).toBe(1);
+      expect(ms).toBeLessThan(FAST_MS);
+    }
+  });
+
+  it('answer a 400 under 64 KB, fast, to createCampaign with 75,000 undeclared variables', async () => {
+    const { fetch, company, headers } = await asCompany();
+    const variables = Object.fromEntries(Array.from({ length: 75_000 }, (_, i) => [`v${i}`, 'x']));
+    const body = JSON.stringify({ name: 'many', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 't', variables } });
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const { answer, ms } = await refused(() => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body }));
+    expect(answer.issues).toEqual([{ path: 'template_payload.variables', message: expect.stringMatching(/at most 60 values/) }]);
+    expect(ms).toBeLessThan(FAST_MS);
+    // Values of the wrong type are each an issue of zod's before the keys are counted: gathered without overflowing.
+    const numbers = Object.fromEntries(Array.from({ length: 75_000 }, (_, i) => [i.toString(36), 1]));
+    const typed = JSON.stringify({
+      name: 'typed',
+      schedule_type: 'once',
+      schedule: '2030-01-15T10:00:00Z',
+      template_payload: { template_name: 't', variables: numbers },
+    });
+    expect(typed.length).toBeLessThan(1024 * 1024);
+    const wrong = await refused(() => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body: typed }));
+    expect(wrong.answer.issues_total).toBe(75_000);
+    expect(wrong.answer.issues).toHaveLength(100);
+    expect(wrong.ms).toBeLessThan(FAST_MS);
+  });
+
+  it('list the first 100 issues of many and count them all, however the body is laid out', async () => {
+    const { fetch, company, headers } = await asCompany();
+    // A query parameter given twice, many times over: one issue each.
+    const query = Array.from({ length: 3000 }, (_, i) => `p${i}=1&p${i}=2`).join('&');
+    const twice = await refused(() => fetch(`/agency/getCampaignData?uuid=${company.uuid}&${query}`, { headers }));
+    expect(twice.answer).toMatchObject({ issues_total: 3000, message: expect.stringMatching(/and 2995 more$/) });
+    expect(twice.answer.issues).toHaveLength(100);
+    // 50,000 strings holding NUL characters.
+    const nul = JSON.stringify({ url: 'https://hooks.example.com/h', events: Array.from({ length: 50_000 }, () => 'a\u0000') });
+    const nuls = await refused(() => fetch(`/api/v2/companies/${company.uuid}/webhooks`, { method: 'POST', headers, body: nul }));
+    expect(nuls.answer.issues_total).toBe(50_000);
+    expect(nuls.answer.issues[99]).toEqual({ path: 'events.99', message: 'must not contain NUL (\\u0000) characters' });
+  });
+
+  it('clip issues that echo what was sent, so that long keys cannot make the answer large', async () => {
+    const { fetch, company, headers } = await asCompany();
+    // 50 undeclared variables, each named by 15,000 characters: the message names each.
+    const variables = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}${'n'.repeat(15_000)}`, 'x']));
+    const body = JSON.stringify({ name: 'long', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 't', variables } });
+    const { answer, bytes } = await refused(() => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body }));
+    expect(answer.issues_total).toBe(50);
+    expect(answer.issues[0]?.message).toMatch(/^"0n+… \(\d+ characters\)$/);
+    expect(answer.issues[0]?.path).toMatch(/^template_payload\.variables\.0n+… \(15028 characters\)$/);
+    expect(bytes).toBeLessThan(64 * 1024);
+    // Days a strict object refuses: named, the first five of them, and counted.
+    const days = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`day${i}`, ['09:00']]));
+    const recurring = JSON.stringify({
+      name: 'days',
+      schedule_type: 'recurring',
+      schedule: '2030-01-15T10:00:00Z',
+      days,
+      template_payload: { template_name: 't' },
+    });
+    const unknown = await refused(() => fetch(`/agency/createCampaign?uuid=${company.uuid}`, { method: 'POST', headers, body: recurring }));
+    expect(unknown.answer.issues).toEqual([{ path: 'days', message: 'unknown day: day0, day1, day2, day3, day4 and 19995 more (use monday..sunday)' }]);
+  });
+});

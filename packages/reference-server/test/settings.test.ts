@@ -19,6 +19,7 @@ describe('the settings page in Chromium', () => {
   let page: Page;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let token = '';
+  let agencyOnly = '';
   let uuid = '';
   const violations: string[] = [];
   // The page marks itself aria-busy while a task (a save and the refresh after it) is under way.
@@ -29,7 +30,10 @@ describe('the settings page in Chromium', () => {
     server = await startServerProcess({ ADMIN_TOKEN, WEBHOOK_ALLOW_PRIVATE: '1', RATE_LIMIT_PER_MINUTE: '0', DEMO_COMPANY: '0' });
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
     uuid = (await (await fetch(`${server.url}/api/v2/companies`, { method: 'POST', headers: admin, body: '{"name":"Browser Co"}' })).json()).data.uuid;
-    token = (await (await fetch(`${server.url}/api/v2/companies/${uuid}/tokens`, { method: 'POST', headers: admin, body: '{}' })).json()).data.token;
+    const issue = async (body: unknown) =>
+      (await (await fetch(`${server.url}/api/v2/companies/${uuid}/tokens`, { method: 'POST', headers: admin, body: JSON.stringify(body) })).json()).data.token;
+    token = await issue({});
+    agencyOnly = await issue({ scopes: ['agency'] });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -58,6 +62,13 @@ describe('the settings page in Chromium', () => {
     await page.fill('#token', 'not-a-token');
     await page.click('#signin-form button[type=submit]');
     await expect.poll(() => page.textContent('#notice')).toContain('That is not a company token');
+    expect(await page.isVisible('#main')).toBe(false);
+  });
+
+  it('refuses a company token without the orders scope, saying which scope webhooks need', async () => {
+    await page.fill('#token', agencyOnly);
+    await page.click('#signin-form button[type=submit]');
+    await expect.poll(() => page.textContent('#notice')).toContain('this token lacks the orders scope, which webhooks need');
     expect(await page.isVisible('#main')).toBe(false);
   });
 

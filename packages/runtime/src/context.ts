@@ -12,7 +12,7 @@ export interface AppConfig {
   jwtSecret: string;
   /** Hex SHA-256 of the admin token. */
   adminTokenHash: string;
-  /** Requests a minute per token; 0 turns the limit off. */
+  /** Requests a minute per company (its tokens together) and for the admin token; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Allow loopback and private webhook targets (tests, development). */
   webhookAllowPrivate: boolean;

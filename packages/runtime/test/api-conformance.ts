@@ -191,6 +191,14 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         const agencyOnly = await admin('POST', `/api/v2/companies/${A().uuid}/tokens`, { scopes: ['agency'] });
         const t2 = (agencyOnly.json.data as { token: string }).token;
         expect((await call('POST', '/api/order/addOrder', { token: t2, body: order(A().company_id, 'SCOPE-2') })).status).toBe(403);
+        // Webhooks carry order events: they need the orders scope too, which the default token has.
+        const hooks = `/api/v2/companies/${A().uuid}/webhooks`;
+        const refused = await call('POST', hooks, { token: t2, body: { url: 'https://hooks.example.com/scope' } });
+        expect(refused.status, refused.text).toBe(403);
+        expect(refused.json.message).toMatch(/orders scope/);
+        expect((await call('GET', hooks, { token: t2 })).status).toBe(403);
+        expect((await call('GET', hooks, { token })).status).toBe(200);
+        expect((await call('GET', hooks, { token: A().token })).status).toBe(200);
       });
     });
 

@@ -56,6 +56,14 @@ describe('APIError.from', () => {
     expect(e).toBeInstanceOf(Error);
   });
 
+  it('carries how many issues the server found beside the first it listed (issuesTotal), the list’s length when the server does not say', () => {
+    const issues = Array.from({ length: 100 }, (_, i) => ({ path: `events.${i}`, message: 'is not an event type' }));
+    const e = APIError.from(400, envelope('validation_error', 'Invalid request', { issues, issues_total: 200_000 }), new Headers());
+    expect(e).toMatchObject({ issues, issuesTotal: 200_000 });
+    expect(APIError.from(400, envelope('validation_error', 'Invalid request', { issues: issues.slice(0, 2) }), new Headers()).issuesTotal).toBe(2);
+    expect(APIError.from(404, envelope('not_found', 'No such campaign'), new Headers()).issuesTotal).toBe(0);
+  });
+
   it('falls back to the x-request-id header and to the text of a body that is not JSON', () => {
     const e = APIError.from(502, '<html>Bad Gateway</html>', new Headers({ 'x-request-id': 'req_proxy' }));
     expect(e).toBeInstanceOf(InternalServerError);

@@ -62,7 +62,9 @@ function describe(status: number, body: unknown, headers: Headers) {
   const message = typeof env.message === 'string' ? env.message : text ? `${status}: ${text}` : `Request failed with status ${status}`;
   const issues = Array.isArray(env.issues) ? (env.issues as Issue[]) : [];
   const requestId = typeof env.requestId === 'string' ? env.requestId : (headers.get('x-request-id') ?? undefined);
-  return { message, code: typeof env.code === 'string' ? env.code : undefined, issues, requestId };
+  // Servers before `issues_total` listed every issue: their count is the list's length.
+  const issuesTotal = typeof env.issues_total === 'number' ? env.issues_total : issues.length;
+  return { message, code: typeof env.code === 'string' ? env.code : undefined, issues, issuesTotal, requestId };
 }
 
 /**
@@ -75,8 +77,10 @@ export class APIError extends EngageError {
   readonly status: number;
   /** The machine-readable code of the error envelope (`validation_error`, `conflict`, ...), when there is one. */
   readonly code: string | undefined;
-  /** Every offending field, on a 400; empty otherwise. */
+  /** The offending fields, on a 400 (the first 100 at most: see `issuesTotal`); empty otherwise. */
   readonly issues: Issue[];
+  /** How many offending fields the server found (`issues_total`); more than `issues.length` when it listed only the first. */
+  readonly issuesTotal: number;
   /** The request id (`requestId` of the body, else the `x-request-id` header): quote it to support. */
   readonly requestId: string | undefined;
   /** The response headers. */
@@ -90,6 +94,7 @@ export class APIError extends EngageError {
     this.status = status;
     this.code = d.code;
     this.issues = d.issues;
+    this.issuesTotal = d.issuesTotal;
     this.requestId = d.requestId;
     this.headers = headers;
     this.body = body;
@@ -111,7 +116,7 @@ export class APIError extends EngageError {
   }
 }
 
-/** 400: the request was malformed; `issues` names every bad field. */
+/** 400: the request was malformed; `issues` names the bad fields (the first 100; `issuesTotal` counts them all). */
 export class BadRequestError extends APIError {
   static override readonly errorName: string = 'BadRequestError';
 }

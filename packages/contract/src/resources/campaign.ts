@@ -6,6 +6,15 @@ const VariableName = z
   .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, "_", "." or "-"')
   .meta({ example: 'first_name' });
 
+/** How many variables a template's header and body may declare. */
+const MAX_HEADER_VARIABLES = 10;
+const MAX_BODY_VARIABLES = 50;
+/** `variables` holds a value for each declared variable and no other, so it never needs more keys than these. */
+const MAX_VARIABLE_VALUES = MAX_HEADER_VARIABLES + MAX_BODY_VARIABLES;
+
+/** At most this many unknown keys are named in a message: the rest are counted. */
+const NAMED_KEYS = 5;
+
 /** One card of a carousel template. */
 export const CarouselCard = z
   .object({
@@ -32,18 +41,24 @@ export const TemplatePayload = z
       .meta({ example: 'en' }),
     header_variable: z
       .array(VariableName)
-      .max(10, 'must have at most 10 variables')
+      .max(MAX_HEADER_VARIABLES, `must have at most ${MAX_HEADER_VARIABLES} variables`)
       .default([])
       .meta({ description: 'Variables the template header declares.', example: [] }),
     body_variable: z
       .array(VariableName)
-      .max(50, 'must have at most 50 variables')
+      .max(MAX_BODY_VARIABLES, `must have at most ${MAX_BODY_VARIABLES} variables`)
       .default([])
       .meta({ description: 'Variables the template body declares.', example: ['first_name'] }),
     variables: z
       .record(z.string(), z.string().max(1024, 'must be at most 1024 characters'))
+      // Checked before the values are compared with what is declared: a body of 75,000 keys gets this one issue.
+      .refine((v) => Object.keys(v).length <= MAX_VARIABLE_VALUES, {
+        message: `must hold at most ${MAX_VARIABLE_VALUES} values, one for each variable header_variable and body_variable declare`,
+        abort: true,
+      })
       .default({})
       .meta({
+        maxProperties: MAX_VARIABLE_VALUES,
         description:
           'A value for every declared variable, and only for those. A value may use `{{customer.firstName}}`, `{{customer.lastName}}`, `{{customer.name}}` or `{{customer.phoneNumber}}`.',
         example: { first_name: '{{customer.firstName}}' },
@@ -70,6 +85,12 @@ export type TemplatePayload = z.infer<typeof TemplatePayload>;
 
 const Times = z.array(TimeOfDay).min(1, 'must list at least one time').max(48, 'must list at most 48 times');
 
+/** The first NAMED_KEYS of `keys`, and how many more there are: a message stays short however many were sent. */
+function namedKeys(keys: readonly string[]): string {
+  const named = keys.slice(0, NAMED_KEYS).join(', ');
+  return keys.length > NAMED_KEYS ? `${named} and ${keys.length - NAMED_KEYS} more` : named;
+}
+
 /** Weekday -> times of day (24h `HH:MM`) at which a recurring campaign runs. */
 export const Days = z
   .strictObject(
@@ -82,7 +103,7 @@ export const Days = z
       saturday: Times.optional(),
       sunday: Times.optional(),
     },
-    { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown day: ${iss.keys.join(', ')} (use monday..sunday)` : undefined) },
+    { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown day: ${namedKeys(iss.keys)} (use monday..sunday)` : undefined) },
   )
   .meta({ id: 'Days', description: 'Weekday to times of day (24h HH:MM).', example: { monday: ['09:00', '18:30'], friday: ['10:00'] } });
 export type Days = z.infer<typeof Days>;

@@ -36,7 +36,9 @@ export type Company = z.infer<typeof Company>;
 
 export const CompanyParams = z.object({ uuid: CompanyUuid });
 
-export const Scope = z.enum(['agency', 'orders']).meta({ id: 'Scope', description: '`agency` for the agency operations, `orders` for the order operations.' });
+export const Scope = z
+  .enum(['agency', 'orders'])
+  .meta({ id: 'Scope', description: '`agency` for the agency operations, `orders` for the order operations and webhooks (their events are orders).' });
 export type Scope = z.infer<typeof Scope>;
 
 export const CreateTokenBody = z
@@ -44,6 +46,7 @@ export const CreateTokenBody = z
     scopes: z
       .array(Scope)
       .min(1, 'must list at least one scope')
+      .max(Scope.options.length, `must list at most ${Scope.options.length} scopes, each once`)
       .refine((s) => new Set(s).size === s.length, 'must not repeat a scope')
       .optional()
       .meta({ description: 'Both when absent.', example: ['agency', 'orders'] }),

@@ -14,6 +14,8 @@ const WebhookUrl = z
 
 const Events = z
   .array(EventType)
+  // Each type once: a longer list cannot be right.
+  .max(eventTypes.length, `must list at most ${eventTypes.length} event types, each once`)
   .refine((e) => new Set(e).size === e.length, 'must not repeat an event type')
   .meta({ description: 'Event types to receive; every type when empty or absent.', example: ['order.created', 'order.updated'] });
 

@@ -36,7 +36,7 @@ Options:
                   prism: @stoplight/prism-cli serving openapi.yaml's examples (an optional peer dependency)
   --webhook-url   register a webhook endpoint for the ready company (signed with the mock's webhook secret)
   --data          sample data to load (JSON: { templates, customers, orders, campaigns }), again on every reset
-  --rate-limit    requests a minute per token (default 0: no limit)
+  --rate-limit    requests a minute per company (default 0: no limit)
   --clock         real (default): campaigns run when due; manual: time moves only with POST /__mock/clock
                   { "advance": "2h" } (which runs what falls due) or { "set": "2026-01-05T09:00:00Z" }
 

@@ -31,7 +31,22 @@ interface Page {
 
 /** The page's script: the functions below, then the entry that starts it. */
 export function settingsScript(): string {
-  const parts = [el, companyOf, eventBoxes, ticked, signIn, refresh, openEndpoint, endpointForm, deliveryRow, detailView, onAction, onCreate];
+  const parts = [
+    el,
+    payloadOf,
+    companyOf,
+    scopesOf,
+    eventBoxes,
+    ticked,
+    signIn,
+    refresh,
+    openEndpoint,
+    endpointForm,
+    deliveryRow,
+    detailView,
+    onAction,
+    onCreate,
+  ];
   return `${parts.map((f) => f.toString()).join('\n')}\n(${settingsClient.toString()})();\n`;
 }
 
@@ -50,7 +65,7 @@ function settingsClient(): void {
       const json = (await res.json()) as { data: T } & ApiError;
       if (!res.ok) {
         const detail = json.issues?.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ');
-        throw new Error(detail ? `${json.message} (${detail})` : json.message);
+        throw Object.assign(new Error(detail ? `${json.message} (${detail})` : json.message), { status: res.status });
       }
       return json.data;
     },
@@ -98,15 +113,27 @@ function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node 
   return node;
 }
 
-/** The company a company token is for (its `sub`); null for anything else. */
-function companyOf(token: string): string | null {
+/** The claims of a JWT, unverified (the server verifies it); null for anything else. */
+function payloadOf(token: string): { sub?: unknown; scope?: unknown } | null {
   try {
     const part = token.split('.')[1] ?? '';
-    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: string };
-    return typeof json.sub === 'string' ? json.sub : null;
+    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as unknown;
+    return json && typeof json === 'object' ? (json as { sub?: unknown; scope?: unknown }) : null;
   } catch {
     return null;
   }
+}
+
+/** The company a company token is for (its `sub`); null for anything else. */
+function companyOf(token: string): string | null {
+  const sub = payloadOf(token)?.sub;
+  return typeof sub === 'string' ? sub : null;
+}
+
+/** The scopes a company token says it has (its space-separated `scope`). */
+function scopesOf(token: string): string[] {
+  const scope = payloadOf(token)?.scope;
+  return typeof scope === 'string' ? scope.split(' ') : [];
 }
 
 /** A checkbox for each event type, `checked` ticked. */
@@ -136,6 +163,12 @@ async function signIn(page: Page, token: string): Promise<void> {
     await page.api('GET', '?limit=1');
   } catch (e) {
     state.token = null;
+    // Webhooks need the orders scope (their events are orders): say what to ask for, not just "forbidden".
+    if ((e as { status?: number }).status === 403 && !scopesOf(token.trim()).includes('orders')) {
+      return notice(
+        'Sign-in failed: this token lacks the orders scope, which webhooks need (the events they carry are orders). Sign in with a token issued with the orders scope, or with no scopes asked for (it then has both).',
+      );
+    }
     return notice(`Sign-in failed: ${(e as Error).message}`);
   }
   sessionStorage.setItem('engagekit.token', state.token);

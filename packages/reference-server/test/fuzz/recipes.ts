@@ -204,14 +204,15 @@ function mutationsFor(op: OperationSpec): fc.Arbitrary<Mutation> {
 }
 
 function credentialsFor(op: OperationSpec): fc.Arbitrary<Credentials> {
-  const right: Credentials[] =
-    op.auth.kind === 'public'
-      ? ['none']
-      : op.auth.kind === 'admin'
-        ? ['admin']
-        : op.auth.kind === 'admin-or-company'
-          ? ['admin', 'company', 'ordersOnly']
-          : [op.auth.scope === 'agency' ? 'agencyOnly' : 'ordersOnly', 'company'];
+  if (op.auth.kind === 'public') return pick(['none']);
+  if (op.auth.kind === 'admin') return pick(['admin']);
+  // A company token with the operation's scope alone, or with both; the admin token too where it is taken.
+  const scoped: Credentials = op.auth.scope === 'agency' ? 'agencyOnly' : 'ordersOnly';
+  return pick(op.auth.kind === 'admin-or-company' ? ['admin', 'company', scoped] : [scoped, 'company']);
+}
+
+/** Mostly credentials the operation takes (`right`), sometimes others. */
+function pick(right: Credentials[]): fc.Arbitrary<Credentials> {
   const wrong = (['admin', 'company', 'agencyOnly', 'ordersOnly', 'otherCompany', 'none', 'garbage'] as const).filter((c) => !right.includes(c));
   return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...right) }, { weight: 2, arbitrary: fc.constantFrom(...wrong) });
 }

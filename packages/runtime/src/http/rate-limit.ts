@@ -1,7 +1,7 @@
 import { HttpError } from './errors.ts';
 
 /**
- * A token bucket per key (the caller's token): `perMinute` requests a minute, refilled smoothly.
+ * A token bucket per key (the caller's company, or the admin: `rateLimitKey` in routes/register.ts): `perMinute` requests a minute, refilled smoothly.
  * Per process: N instances behind a balancer allow N times the rate.
  */
 export interface RateLimiter {
@@ -32,7 +32,7 @@ export function createRateLimiter(perMinute: number): RateLimiter {
         return;
       }
       const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / ratePerMs / 1000));
-      throw new HttpError(429, `Too many requests: this token may make ${perMinute} a minute; retry in ${retryAfter} seconds`, {
+      throw new HttpError(429, `Too many requests: ${perMinute} a minute are allowed, a company’s tokens counting together; retry in ${retryAfter} seconds`, {
         headers: { 'retry-after': String(retryAfter) },
       });
     },

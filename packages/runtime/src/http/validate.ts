@@ -1,9 +1,9 @@
 import type { Issue } from '@engagekit/contract';
 import type * as z from 'zod';
 
-/** zod issues as the API reports them: a dot path naming the field, and a message a person can act on. */
-export function toIssues(error: z.ZodError): Issue[] {
-  return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+/** A zod issue as the API reports it: a dot path naming the field, and a message a person can act on. */
+export function toIssue(issue: z.ZodError['issues'][number]): Issue {
+  return { path: issue.path.map(String).join('.'), message: issue.message };
 }
 
 /** Per-parse error map: a missing field reads "is required", not zod's "expected string, received undefined". */

@@ -2,6 +2,7 @@ import {
   findInJson,
   type HttpMethod,
   type Issue,
+  MAX_ISSUES,
   type OperationSpec,
   operations,
   type Scope,
@@ -18,7 +19,7 @@ import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { requiredMessage, toIssues } from '../http/validate.ts';
+import { requiredMessage, toIssue } from '../http/validate.ts';
 import type { CompanyRecord, Store } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
@@ -27,7 +28,7 @@ export interface Caller {
   admin: boolean;
   companyUuid: string | null;
   scopes: Scope[];
-  /** The bearer token, which the rate limit counts by; null for public operations. */
+  /** The bearer token; null for public operations. */
   token: string | null;
 }
 
@@ -117,12 +118,23 @@ export async function authenticate(op: OperationSpec, request: Request, ctx: Req
   return { admin: false, companyUuid: claims.companyUuid, scopes: claims.scopes, token };
 }
 
-/** 429 with Retry-After when the caller's token has no request left this minute. */
-export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestContext): void {
-  if (caller.token !== null) limiter.take(caller.token, ctx.now.getTime());
+/**
+ * The rate limit's key for a caller: its company, or `admin` for the admin token; null for public
+ * operations. Not the token's text: a company's tokens share one bucket, so issuing more tokens (or
+ * spelling one another way) buys no more requests.
+ */
+export function rateLimitKey(caller: Caller): string | null {
+  if (caller.admin) return 'admin';
+  return caller.companyUuid === null ? null : `company:${caller.companyUuid}`;
 }
 
-/** 400 naming every bad field of the params, query and body at once; the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
+/** 429 with Retry-After when the caller (its company, or the admin) has no request left this minute. */
+export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestContext): void {
+  const key = rateLimitKey(caller);
+  if (key !== null) limiter.take(key, ctx.now.getTime());
+}
+
+/** 400 naming the bad fields of the params, query and body at once (the first MAX_ISSUES, with their count); the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
 export async function validate(op: OperationSpec, c: Context<Env>): Promise<OperationInput> {
   const request = c.req.raw;
   const rawParams = c.req.param() as Record<string, string>;
@@ -154,9 +166,9 @@ export async function validate(op: OperationSpec, c: Context<Env>): Promise<Oper
   // PostgreSQL text cannot hold NUL characters: refuse them here, naming the field, rather than fail deeper.
   const nul = [...nulPaths(rawParams), ...nulPaths(rawQuery), ...nulPaths(rawBody)];
   if (nul.length > 0) throw validationError(nul.map((path) => ({ path, message: 'must not contain NUL (\\u0000) characters' })));
-  const issues: Issue[] = [];
-  const input = { params: parsed(op.params, rawParams, issues), query: parsed(op.query, rawQuery, issues), body: parsed(op.body, rawBody, issues), rawBody };
-  if (issues.length > 0) throw validationError(issues);
+  const found: FoundIssues = { issues: [], total: 0 };
+  const input = { params: parsed(op.params, rawParams, found), query: parsed(op.query, rawQuery, found), body: parsed(op.body, rawBody, found), rawBody };
+  if (found.total > 0) throw validationError(found.issues, undefined, found.total);
   return input;
 }
 
@@ -182,19 +194,23 @@ export async function resolveCompany(op: OperationSpec, ctx: RequestContext, cal
   return company;
 }
 
-/** 403 when a company token acts for another company, names another company_id, or lacks the operation's scope. */
+/**
+ * 403 when a company token acts for another company, names another company_id, or lacks the
+ * operation's scope: every kind of auth a company token may call (`company`, `admin-or-company`) is
+ * checked here, scope and company together. The admin token passes (it was let in by `authenticate`).
+ */
 export function authorize(op: OperationSpec, caller: Caller, company: CompanyRecord | null, input: OperationInput): void {
-  if (op.auth.kind === 'company') {
-    if (op.surface === 'agency' && company?.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
-    const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
-    if (op.surface !== 'agency' && company && companyId !== undefined && companyId !== company.company_id) {
-      throw new HttpError(403, 'Forbidden: company_id is not the token’s company', {
-        issues: [{ path: 'company_id', message: `must be the token’s company (${company.company_id})` }],
-      });
-    }
-    if (!caller.scopes.includes(op.auth.scope)) throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope`);
-  } else if (op.auth.kind === 'admin-or-company' && !caller.admin && company && company.uuid !== caller.companyUuid) {
-    throw new HttpError(403, 'Forbidden: the token belongs to another company');
+  if (op.auth.kind === 'public' || op.auth.kind === 'admin' || caller.admin) return;
+  // An order call's company is the token's own (resolveCompany); any other names one, which must be the token's.
+  if (!company || company.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
+  const companyId = (input.body as { company_id?: string } | undefined)?.company_id;
+  if (op.surface === 'order' && companyId !== undefined && companyId !== company.company_id) {
+    throw new HttpError(403, 'Forbidden: company_id is not the token’s company', {
+      issues: [{ path: 'company_id', message: `must be the token’s company (${company.company_id})` }],
+    });
+  }
+  if (!caller.scopes.includes(op.auth.scope)) {
+    throw new HttpError(403, `Forbidden: the token lacks the ${op.auth.scope} scope, which ${op.operationId} needs`);
   }
 }
 
@@ -224,12 +240,26 @@ export async function run(
   return jsonAnswer(body, status, ctx.requestId);
 }
 
-/** `raw` parsed by `schema` (undefined without one); its issues, if any, are added to `issues`. */
-function parsed(schema: OperationSpec['body'], raw: unknown, issues: Issue[]): unknown {
+/** The issues of a request's parts as an answer lists them (the first MAX_ISSUES), and how many there were. */
+interface FoundIssues {
+  issues: Issue[];
+  total: number;
+}
+
+/**
+ * `raw` parsed by `schema` (undefined without one); its issues, if any, are counted in `found` and
+ * the first of them kept. One at a time: spreading 200,000 issues into a call's arguments overflows
+ * the call stack.
+ */
+function parsed(schema: OperationSpec['body'], raw: unknown, found: FoundIssues): unknown {
   if (!schema) return undefined;
   const r = schema.safeParse(raw, { error: requiredMessage });
   if (r.success) return r.data;
-  issues.push(...toIssues(r.error));
+  found.total += r.error.issues.length;
+  for (const issue of r.error.issues) {
+    if (found.issues.length === MAX_ISSUES) break;
+    found.issues.push(toIssue(issue));
+  }
   return undefined;
 }
 

@@ -301,13 +301,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order). Takes the admin token, or a company token of this company.
+         * @description The company’s webhook endpoints, oldest first (by creation time, then in the order they were made: two made in the same millisecond come in that order). Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company.
+         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -325,21 +325,21 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description One endpoint, with its secret. Takes the admin token, or a company token of this company.
+         * @description One endpoint, with its secret. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Deletes the endpoint; pending deliveries to it are dropped. Takes the admin token, or a company token of this company.
+         * @description Deletes the endpoint; pending deliveries to it are dropped. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing. Takes the admin token, or a company token of this company.
+         * @description Changes the URL, event filter, description, or enables and disables the endpoint. A disabled endpoint receives nothing. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook secret
-         * @description Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret. Takes the admin token, or a company token of this company.
+         * @description Makes a new signing secret. During the grace period deliveries carry signatures by both the old and the new secret. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery. Takes the admin token, or a company token of this company.
+         * @description Queues a sample event (`test: true`) to this endpoint, whatever its event filter, and answers with the delivery. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * List deliveries
-         * @description The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt). Takes the admin token, or a company token of this company.
+         * @description The delivery log of the endpoint, newest first, with every attempt (status, latency, response excerpt). Takes the admin token, or a company token of this company with the `orders` scope.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver
-         * @description Queues the delivery again, now, with the same event id and payload. Takes the admin token, or a company token of this company.
+         * @description Queues the delivery again, now, with the same event id and payload. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -886,7 +886,7 @@ export interface components {
             expires_in?: number;
         };
         /**
-         * @description `agency` for the agency operations, `orders` for the order operations.
+         * @description `agency` for the agency operations, `orders` for the order operations and webhooks (their events are orders).
          * @enum {string}
          */
         Scope: "agency" | "orders";
@@ -1030,8 +1030,13 @@ export interface components {
              * @example validation_error
              */
             code: string;
-            /** @description Every offending field, on 400. */
+            /** @description The offending fields, on 400: the first 100 found at most (`issues_total` counts them all). */
             issues?: components["schemas"]["Issue"][];
+            /**
+             * @description How many offending fields were found, beside `issues`, which lists at most 100 of them.
+             * @example 1
+             */
+            issues_total?: number;
             /**
              * @description The request id, also in the x-request-id header.
              * @example req_5f3c9b2e8a1d4c67
@@ -1872,7 +1877,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1923,7 +1928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -1986,7 +1991,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2057,7 +2062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2120,7 +2125,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2191,7 +2196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2251,7 +2256,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2291,7 +2296,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2350,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2390,7 +2395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2450,7 +2455,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2490,7 +2495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2546,7 +2551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2586,7 +2591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2656,7 +2661,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2717,7 +2722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2780,7 +2785,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2851,7 +2856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2914,7 +2919,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2985,7 +2990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3048,7 +3053,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3119,7 +3124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3172,7 +3177,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3229,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3249,7 +3254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3309,7 +3314,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3360,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3416,7 +3421,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3446,7 +3451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3509,7 +3514,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3570,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3633,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportCustomersEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3694,7 +3699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3755,7 +3760,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3795,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3858,7 +3863,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3929,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3987,7 +3992,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4027,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4088,7 +4093,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4139,7 +4144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4204,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4275,7 +4280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4340,7 +4345,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4411,7 +4416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4476,7 +4481,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4547,7 +4552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4609,7 +4614,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4649,7 +4654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4712,7 +4717,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4763,7 +4768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
