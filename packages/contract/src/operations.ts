@@ -275,7 +275,7 @@ export const operations = {
     path: '/api/v2/companies/{uuid}/tokens',
     summary: 'Revoke every token of a company',
     description:
-      'Refuses every token of the company issued before now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.',
+      'Refuses every token of the company issued until now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.',
     params: CompanyParams,
     responses: { 200: { description: 'What was revoked.', schema: success(TokensRevoked, 'Tokens revoked.', 'TokensRevokedEnvelope') } },
     errors: [],

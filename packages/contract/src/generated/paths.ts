@@ -272,7 +272,7 @@ export interface paths {
         post: operations["createToken"];
         /**
          * Revoke every token of a company
-         * @description Refuses every token of the company issued before now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.
+         * @description Refuses every token of the company issued until now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.
          */
         delete: operations["revokeCompanyTokens"];
         options?: never;
@@ -1650,7 +1650,7 @@ export interface components {
         TokensRevoked: {
             /**
              * Format: date-time
-             * @description Tokens of the company issued before this time are refused (401), whether or not they are listed.
+             * @description Tokens of the company issued until this time (at or before it) are refused (401), whether or not they are listed.
              * @example 2025-01-15T10:00:00.000Z
              */
             tokens_valid_after: string;

@@ -93,7 +93,9 @@ export const TokenParams = CompanyParams.extend({
 /** What revoking every token of a company did. */
 export const TokensRevoked = z
   .object({
-    tokens_valid_after: Timestamp.meta({ description: 'Tokens of the company issued before this time are refused (401), whether or not they are listed.' }),
+    tokens_valid_after: Timestamp.meta({
+      description: 'Tokens of the company issued until this time (at or before it) are refused (401), whether or not they are listed.',
+    }),
     revoked: z.int().min(0).meta({ description: 'Listed tokens that this call revoked.', example: 3 }),
   })
   .meta({ id: 'TokensRevoked' });

@@ -26,8 +26,9 @@ export interface TokenRequest {
 
 /**
  * Issues a company token: signs its claims with `sign` and keeps the token's id, scopes and times.
- * Its `iat` is never before the company's valid-after time, so a token issued in the second of a
- * `revokeCompanyTokens` (or by an instance whose clock is behind) is not refused by it.
+ * Its `iat` is after the company's valid-after time (by up to a second: `iat` counts whole seconds),
+ * so a token issued in the second of a `revokeCompanyTokens`, on a clock that stands still, or by an
+ * instance whose clock is behind, is not refused by it.
  */
 export async function issueToken(
   store: Store,
@@ -39,7 +40,7 @@ export async function issueToken(
   const scopes = request.scopes && request.scopes.length > 0 ? [...new Set(request.scopes)] : [...ALL_SCOPES];
   const nowS = Math.floor(Date.parse(write.now) / 1000);
   const { valid_after } = await store.tokenRevocations(companyUuid, write.now);
-  const iat = valid_after === null ? nowS : Math.max(nowS, Math.ceil(Date.parse(valid_after) / 1000));
+  const iat = valid_after === null ? nowS : Math.max(nowS, Math.floor(Date.parse(valid_after) / 1000) + 1);
   const exp = nowS + request.expiresInSeconds;
   const claims: CompanyTokenClaims = { scopes, companyUuid, iat, exp, jti: crypto.randomUUID() };
   const token = await sign(claims);
@@ -65,7 +66,7 @@ export function revokeToken(store: Store, companyUuid: string, id: string, now: 
   return store.revokeToken(companyUuid, id, now);
 }
 
-/** Refuses every token of the company issued before `now`, kept or not; what it kept as the valid-after time, and how many kept tokens it revoked. */
+/** Refuses every token of the company issued until `now` (at or before it), kept or not; what it kept as the valid-after time, and how many kept tokens it revoked. */
 export function revokeCompanyTokens(store: Store, companyUuid: string, now: string): Promise<{ valid_after: string; revoked: number }> {
   return store.revokeCompanyTokens(companyUuid, now);
 }
@@ -79,12 +80,13 @@ export async function readRevocationCheck(store: Store, companyUuid: string, now
 }
 
 /**
- * The rule: a token is revoked when it was issued before the company's valid-after time, or when it
- * was revoked by its id.
+ * The rule: a token is revoked when it was issued at or before the company's valid-after time (a
+ * token's `iat` is in whole seconds, so one issued in the same second as a revocation, before it, is
+ * refused), or when it was revoked by its id.
  */
 export function revocationCheck(revocations: TokenRevocations): RevocationCheck {
   const validAfterMs = revocations.valid_after === null ? Number.NEGATIVE_INFINITY : Date.parse(revocations.valid_after);
   const revokedIds = new Set(revocations.revoked_ids);
-  if (revokedIds.size === 0) return ({ iat }) => iat * 1000 < validAfterMs;
-  return ({ iat, jti }) => iat * 1000 < validAfterMs || revokedIds.has(jti);
+  if (revokedIds.size === 0) return ({ iat }) => iat * 1000 <= validAfterMs;
+  return ({ iat, jti }) => iat * 1000 <= validAfterMs || revokedIds.has(jti);
 }

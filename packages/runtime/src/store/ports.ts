@@ -63,8 +63,8 @@ export interface TokenPort {
   /** Marks the company's token `id` revoked at `at` unless it was already; the token as it is then, or null when the company has none of that id. */
   revokeToken(companyUuid: string, id: string, at: string): Promise<TokenRecord | null>;
   /**
-   * Refuses every token of the company issued before `at`: its valid-after time becomes `at` (never
-   * earlier than it was), and its kept tokens issued before `at` and not yet revoked are marked revoked
+   * Refuses every token of the company issued until `at`: its valid-after time becomes `at` (never
+   * earlier than it was), and its kept tokens issued at or before `at` and not yet revoked are marked revoked
    * at `at`. Resolves to the valid-after time now kept and how many kept tokens it marked.
    */
   revokeCompanyTokens(companyUuid: string, at: string): Promise<{ valid_after: string; revoked: number }>;

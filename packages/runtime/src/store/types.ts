@@ -14,7 +14,7 @@ export interface TokenRecord extends IssuedToken {
 
 /** What refuses a company's tokens: a time before which none was issued that holds, and tokens revoked one by one. */
 export interface TokenRevocations {
-  /** Tokens issued (`iat`) before this time are refused; null when the company never revoked them all. */
+  /** Tokens issued (`iat`) at or before this time are refused; null when the company never revoked them all. */
   valid_after: string | null;
   /** Ids of the company's tokens revoked one by one that have not expired yet. */
   revoked_ids: string[];

@@ -62,19 +62,21 @@ export function describeTokenConformance(store: CurrentStore): void {
       expect(await store().tokenRevocations(company(3).uuid, '2025-01-15T12:00:00.000Z')).toEqual({ valid_after: null, revoked_ids: [] });
     });
 
-    it('revokes every token of a company issued before a time, never moving its valid-after time back', async () => {
+    it('revokes every token of a company issued until a time, never moving its valid-after time back', async () => {
       const co = await seedCompany(store(), 1);
       const other = await seedCompany(store(), 2);
       await store().saveToken(token(co.uuid, 'tok-old', '2025-01-15T10:00:00.000Z'));
       await store().saveToken(token(co.uuid, 'tok-gone', '2025-01-15T10:00:01.000Z'));
+      await store().saveToken(token(co.uuid, 'tok-at', '2025-01-15T11:00:00.000Z'));
       await store().saveToken(token(co.uuid, 'tok-new', '2025-01-15T12:00:00.000Z'));
       await store().saveToken(token(other.uuid, 'tok-other', '2025-01-15T10:00:00.000Z'));
       await store().revokeToken(co.uuid, 'tok-gone', '2025-01-15T10:30:00.000Z');
-      expect(await store().revokeCompanyTokens(co.uuid, '2025-01-15T12:00:00+01:00')).toEqual({ valid_after: '2025-01-15T11:00:00.000Z', revoked: 1 });
+      expect(await store().revokeCompanyTokens(co.uuid, '2025-01-15T12:00:00+01:00')).toEqual({ valid_after: '2025-01-15T11:00:00.000Z', revoked: 2 });
       const listed = (await store().listTokens(co.uuid, { page: 1, limit: 10 })).items;
       expect(listed.map((t) => [t.id, t.revoked_at])).toEqual([
         ['tok-old', '2025-01-15T11:00:00.000Z'],
         ['tok-gone', '2025-01-15T10:30:00.000Z'],
+        ['tok-at', '2025-01-15T11:00:00.000Z'],
         ['tok-new', null],
       ]);
       expect((await store().listTokens(other.uuid, { page: 1, limit: 10 })).items[0]?.revoked_at).toBeNull();

@@ -87,7 +87,7 @@ export const companyTokens = pgTable(
   (t) => [index('company_tokens_company_issued_idx').on(t.company_uuid, t.issued_at, t.created_seq)],
 );
 
-/** Per company, once it revoked all its tokens: those issued before `valid_after` are refused, kept or not. */
+/** Per company, once it revoked all its tokens: those issued at or before `valid_after` are refused, kept or not. */
 export const tokenCutoffs = pgTable('company_token_cutoffs', {
   company_uuid: id('company_uuid')
     .primaryKey()

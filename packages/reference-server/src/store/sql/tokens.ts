@@ -1,5 +1,5 @@
 import { iso, type Page, pageOffset, type TokenPort, type TokenRecord } from '@engagekit/runtime/store';
-import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { SqlConnection } from './connection.ts';
 import { countRows } from './queries.ts';
 import { companyTokens, recordColumns, tokenCutoffs } from './schema.ts';
@@ -57,7 +57,7 @@ export function createSqlTokens(conn: SqlConnection): TokenPort {
         const revoked = await tx
           .update(companyTokens)
           .set({ revoked_at: when })
-          .where(and(eq(companyTokens.company_uuid, companyUuid), isNull(companyTokens.revoked_at), lt(companyTokens.issued_at, when)))
+          .where(and(eq(companyTokens.company_uuid, companyUuid), isNull(companyTokens.revoked_at), lte(companyTokens.issued_at, when)))
           .returning({ id: companyTokens.id });
         return { valid_after: cutoff?.valid_after ?? when, revoked: revoked.length };
       });

@@ -40,7 +40,7 @@ export interface CompanyState {
   endpointList: SortedList<EndpointRecord>;
   /** The tokens kept, by issue time, then in the order they were kept. */
   tokens: TokenRecord[];
-  /** Tokens issued before this time are refused (null: never set). */
+  /** Tokens issued at or before this time are refused (null: never set). */
   tokensValidAfter: string | null;
 }
 

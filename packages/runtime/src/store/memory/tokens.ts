@@ -41,7 +41,7 @@ export function memoryTokens(state: MemoryState): TokenPort {
       const when = iso(at);
       const before = company.tokensValidAfter;
       if (before === null || before < when) company.tokensValidAfter = when;
-      const revoked = company.tokens.filter((t) => t.revoked_at === null && t.issued_at < when);
+      const revoked = company.tokens.filter((t) => t.revoked_at === null && t.issued_at <= when);
       for (const token of revoked) token.revoked_at = when;
       state.tx.undoable(() => {
         company.tokensValidAfter = before;
