@@ -65,7 +65,11 @@ describe('the ready company', () => {
     expect(refused.status).toBe(401);
     expect(refused.json.message).toContain('the token has been revoked');
     // A token issued afterwards works at once.
-    const issued = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/tokens`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: '{}' });
+    const issued = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/tokens`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{}',
+    });
     const { token } = ((await issued.json()) as { data: { token: string } }).data;
     expect((await mock.fetch(`/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     await mock.reset();
