@@ -14,7 +14,7 @@ export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type
 export { createCompany, type NewCompany } from './domain/companies.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
-export { issueToken, type TokenRequest } from './domain/tokens.ts';
+export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
 export { createEndpoint, type NewEndpoint } from './domain/webhook-endpoints.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
