@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../../runtime/test/receiver.ts';
 import { sampleOrder } from '../../../runtime/test/sample-order.ts';
+import { createAdminClient } from '../../src/admin.ts';
 import {
   type AddOrderBody,
   AuthenticationError,
@@ -18,7 +19,6 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../../src/index.ts';
-import { createAdminClient } from '../../src/admin.ts';
 import { validateResponse } from '../../src/validate.ts';
 import { verifyWebhook } from '../../src/webhooks.ts';
 import { describeWebhookEndpoints } from './webhook-endpoints-suite.ts';
