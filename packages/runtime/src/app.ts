@@ -118,9 +118,10 @@ export function createApp(deps: AppDeps) {
   return Object.assign(app, {
     /**
      * Serves `next` from the next request on, its new records named by `nextIds`, with the company
-     * cache, the revocations read and the rate limits emptied: as a new app would, without registering the routes and building
-     * the router again. The mock's `reset()` and `restore()` do this before every test (benchmark row
-     * `mock.partner-suite`: a fresh app cost each test case more than its three calls).
+     * cache, the token revocations read and the rate limits emptied: as a new app would, without
+     * registering the routes and building the router again. The mock's `reset()` and `restore()` do
+     * this before every test (benchmark row `mock.partner-suite`: a fresh app cost each test case more
+     * than its three calls).
      */
     useStore(next: Store, nextIds: IdGenerator, nextLeases?: Leases): void {
       store = next;
