@@ -13,11 +13,11 @@ import {
   errorAnswer,
   HttpError,
   hashToken,
+  isStoreConflict,
   issueToken,
   type Logger,
   randomToken,
   requestIdOf,
-  StoreConflictError,
 } from '@engagekit/runtime';
 import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
@@ -93,7 +93,7 @@ async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTok
   if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
     // Another instance may seed it at the same moment: its conflict is harmless.
     await createCompany(store, write, DEMO_COMPANY, ids).catch((e) => {
-      if (!(e instanceof StoreConflictError)) throw e;
+      if (!isStoreConflict(e)) throw e;
     });
   }
   // Kept like every token issued, so the operator can list and revoke it.

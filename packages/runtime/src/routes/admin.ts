@@ -4,7 +4,7 @@ import { importCustomers } from '../domain/customers.ts';
 import { issueToken, listTokens, revokeCompanyTokens, revokeToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination, presentToken } from '../http/present.ts';
-import { StoreConflictError } from '../store/types.ts';
+import { isStoreConflict } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
 type AdminOperation =
@@ -39,7 +39,7 @@ export const adminHandlers: HandlersFor<AdminOperation> = {
       const company = await createCompany(ctx.store, ctx.write, { ...body, company_id: companyId }, ctx.ids);
       return { status: 201, body: { success: true, message: 'Company created successfully.', data: company } };
     } catch (e) {
-      if (e instanceof StoreConflictError) {
+      if (isStoreConflict(e)) {
         throw new HttpError(409, `Company id ${companyId} is already taken`, {
           issues: [{ path: 'company_id', message: 'is already taken by another company' }],
         });

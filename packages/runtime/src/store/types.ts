@@ -228,6 +228,12 @@ export class StoreConflictError extends Error {
 }
 
 /**
+ * Whether `e` is a StoreConflictError, by name as well: the CommonJS builds of the runtime's two entries
+ * (`@engagekit/runtime` and `/store`) each carry the class, since they bundle jose whole.
+ */
+export const isStoreConflict = (e: unknown): e is StoreConflictError => e instanceof Error && e.name === 'StoreConflictError';
+
+/**
  * Thrown by a store when its database is unavailable: it refuses connections, or every connection
  * stayed busy past the store's bounded wait. The API answers 503 `database_unavailable` with
  * `Retry-After`, never 500. Told apart by its name too, as two copies of the runtime may be loaded.
