@@ -86,6 +86,7 @@ describe('TokenService.verify', () => {
     expect(await refusal(`${b64({ alg: 'HS256', crit: ['x-unknown'], 'x-unknown': 1 })}.${payload}.${signature}`)).toContain('malformed');
     expect(await refusal('a.b')).toContain('malformed');
     expect(await refusal('a.b.c.d')).toContain('malformed');
+    expect(await refusal('x.y.z')).toContain('malformed');
     // Its signature is checked before its payload is read.
     expect(await refusal(`${b64({ alg: 'HS256' })}.not-json.AAAA`)).toContain('signature is invalid');
   });

@@ -96,11 +96,14 @@ function canonicalSignature(token: string): boolean {
   // Not a compact JWS at all: jose says it is malformed.
   if (parts.length !== 3) return true;
   const signature = parts[2] as string;
+  let bytes: Uint8Array;
   try {
-    return base64url.encode(base64url.decode(signature)) === signature;
+    bytes = base64url.decode(signature);
   } catch {
-    return false;
+    // Not base64url at all: jose says it is malformed.
+    return true;
   }
+  return base64url.encode(bytes) === signature;
 }
 
 /**
