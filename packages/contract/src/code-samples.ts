@@ -74,6 +74,18 @@ console.log(order.version);`,
     caller: 'admin',
     call: `const { token } = await admin.companies.tokens.create(${uuid}, { scopes: ['agency', 'orders'] });\nconsole.log(token);`,
   },
+  listTokens: {
+    caller: 'admin',
+    call: `for await (const token of admin.companies.tokens.list(${uuid})) {\n  console.log(token.id, token.scopes, token.revoked_at);\n}`,
+  },
+  revokeToken: {
+    caller: 'admin',
+    call: `const revoked = await admin.companies.tokens.revoke(${uuid}, '7f9c2e4a-1b3d-4c5e-8f6a-0b1c2d3e4f5a');\nconsole.log(revoked.revoked_at);`,
+  },
+  revokeCompanyTokens: {
+    caller: 'admin',
+    call: `const { tokens_valid_after } = await admin.companies.tokens.revokeAll(${uuid});\nconsole.log(tokens_valid_after);`,
+  },
   importCustomers: {
     caller: 'admin',
     call: `const imported = await admin.companies.customers.import(${uuid}, { customers: [{ phoneNumber: '+14155550100', firstName: 'Ada' }] });\nconsole.log(imported.created);`,

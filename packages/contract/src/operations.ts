@@ -3,7 +3,7 @@ import { PageQuery, Pagination, Paging, success } from './envelope.ts';
 import { defineOperation } from './operation.ts';
 import { CompanyUuid } from './primitives.ts';
 import { Campaign, CampaignIdParams, CreateCampaignBody } from './resources/campaign.ts';
-import { Company, CompanyParams, CreateCompanyBody, CreateTokenBody, Health, Token } from './resources/company.ts';
+import { Company, CompanyParams, CreateCompanyBody, CreateTokenBody, Health, IssuedToken, Token, TokenParams, TokensRevoked } from './resources/company.ts';
 import { Customer, ImportCustomersBody, ImportCustomersResult } from './resources/customer.ts';
 import { AddOrderBody, Order, UpdateOrderBody, UpdateOrderParams } from './resources/order.ts';
 import { Report } from './resources/report.ts';
@@ -237,10 +237,48 @@ export const operations = {
     method: 'post',
     path: '/api/v2/companies/{uuid}/tokens',
     summary: 'Issue a company token',
-    description: 'Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry.',
+    description:
+      'Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry. The server keeps its `id`, scopes and times (never its text), for `listTokens` and `revokeToken`.',
     params: CompanyParams,
     body: CreateTokenBody,
     responses: { 201: { description: 'The token.', schema: success(Token, 'Token issued.', 'TokenEnvelope') } },
+    errors: [],
+  }),
+  listTokens: defineOperation({
+    ...admin,
+    operationId: 'listTokens',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}/tokens',
+    summary: 'List a company’s tokens',
+    description:
+      'Pages through the tokens issued to the company since the server kept them, oldest first: id (`jti`), scopes, times, and `revoked_at`. Never the token text. Tokens issued before tokens were kept are not listed; `revokeCompanyTokens` refuses them too.',
+    params: CompanyParams,
+    query: PageQuery,
+    responses: { 200: { description: 'One page of tokens.', schema: pagedAdmin(IssuedToken, 'IssuedTokenListEnvelope', 'Tokens retrieved successfully.') } },
+    errors: [],
+  }),
+  revokeToken: defineOperation({
+    ...admin,
+    operationId: 'revokeToken',
+    method: 'delete',
+    path: '/api/v2/companies/{uuid}/tokens/{tokenId}',
+    summary: 'Revoke a token',
+    description:
+      'Revokes one token by its id (`jti`): within 5 seconds every instance answers it 401 "the token has been revoked". Revoking a revoked token answers it as it is. An id the company has no token of answers 404.',
+    params: TokenParams,
+    responses: { 200: { description: 'The revoked token.', schema: success(IssuedToken, 'Token revoked.', 'IssuedTokenEnvelope') } },
+    errors: [404],
+  }),
+  revokeCompanyTokens: defineOperation({
+    ...admin,
+    operationId: 'revokeCompanyTokens',
+    method: 'delete',
+    path: '/api/v2/companies/{uuid}/tokens',
+    summary: 'Revoke every token of a company',
+    description:
+      'Refuses every token of the company issued until now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.',
+    params: CompanyParams,
+    responses: { 200: { description: 'What was revoked.', schema: success(TokensRevoked, 'Tokens revoked.', 'TokensRevokedEnvelope') } },
     errors: [],
   }),
   importCustomers: defineOperation({

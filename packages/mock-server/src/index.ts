@@ -44,6 +44,9 @@ export type {
   SettingsPort,
   Store,
   TemplateRecord,
+  TokenPort,
+  TokenRecord,
+  TokenRevocations,
   WebhookPort,
 } from '@engagekit/runtime/store';
 export type { ChannelState, MessageOutcome, MockMessage } from './internal/channel.ts';

@@ -55,6 +55,27 @@ describe('the ready company', () => {
     });
   });
 
+  it('refuses its token once the company’s tokens are revoked, and gives it back working after reset()', async () => {
+    const mock = mockWith();
+    const call = client(mock);
+    const admin = { authorization: `Bearer ${mock.adminToken}` };
+    const revoked = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/tokens`, { method: 'DELETE', headers: admin });
+    expect(revoked.status).toBe(200);
+    const refused = await call('GET', `/agency/getCampaignData?uuid=${mock.company.uuid}`);
+    expect(refused.status).toBe(401);
+    expect(refused.json.message).toContain('the token has been revoked');
+    // A token issued afterwards works at once.
+    const issued = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/tokens`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { token } = ((await issued.json()) as { data: { token: string } }).data;
+    expect((await mock.fetch(`/agency/getCampaignData?uuid=${mock.company.uuid}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    await mock.reset();
+    expect((await call('GET', `/agency/getCampaignData?uuid=${mock.company.uuid}`)).status).toBe(200);
+  });
+
   it('takes another company, admin token and JWT secret when asked', async () => {
     const mock = mockWith({
       company: { uuid: '11111111-2222-4333-8444-555555555555', company_id: 'ACME1', name: 'Acme' },

@@ -13,10 +13,11 @@ import {
   errorAnswer,
   HttpError,
   hashToken,
+  isStoreConflict,
+  issueToken,
   type Logger,
   randomToken,
   requestIdOf,
-  StoreConflictError,
 } from '@engagekit/runtime';
 import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
@@ -87,15 +88,16 @@ async function settleAdminToken(store: Store, config: ServerConfig, dataDir: str
 
 /** Makes the demo company unless it exists, and adds notices with its uuid and a 30-day token. */
 async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTokenService>, notices: string[]): Promise<void> {
-  const now = new Date();
+  const ids = createRandomIds();
+  const write = { newId: ids.newId, now: new Date().toISOString() };
   if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
     // Another instance may seed it at the same moment: its conflict is harmless.
-    const ids = createRandomIds();
-    await createCompany(store, { newId: ids.newId, now: now.toISOString() }, DEMO_COMPANY, ids).catch((e) => {
-      if (!(e instanceof StoreConflictError)) throw e;
+    await createCompany(store, write, DEMO_COMPANY, ids).catch((e) => {
+      if (!isStoreConflict(e)) throw e;
     });
   }
-  const { token } = await tokens.issue(DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400, now });
+  // Kept like every token issued, so the operator can list and revoke it.
+  const { token } = await issueToken(store, tokens.sign, write, DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400 });
   notices.push(`Demo company: uuid ${DEMO_COMPANY.uuid}, company_id ${DEMO_COMPANY.company_id}`);
   notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
 }

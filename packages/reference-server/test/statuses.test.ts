@@ -99,6 +99,8 @@ describe('every documented status, provoked', () => {
     };
     const a = await company('Alpha');
     const b = await company('Beta');
+    // Revoking every token of a company refuses the ones the other operations call with: its own company.
+    const revoking = await company('Revoking');
     const call = (method: string, path: string, token: string, body: unknown) =>
       main.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await call('POST', '/api/order/addOrder', a.token, sampleOrder(a.companyId, 'ORD-1'));
@@ -116,6 +118,7 @@ describe('every documented status, provoked', () => {
       admin,
       a,
       b,
+      revoking,
       campaignId: campaign.id as string,
       endpointId: endpoint.id as string,
       deliveryId: delivery.id as string,
@@ -162,6 +165,12 @@ describe('every documented status, provoked', () => {
         return { path: `/api/v2/companies/${a.uuid}` };
       case 'createToken':
         return { path: `/api/v2/companies/${a.uuid}/tokens`, body: '{}' };
+      case 'listTokens':
+        return { path: `/api/v2/companies/${a.uuid}/tokens` };
+      case 'revokeToken':
+        return { path: `/api/v2/companies/${a.uuid}/tokens/${(await w.admin('POST', `/api/v2/companies/${a.uuid}/tokens`, {})).id}` };
+      case 'revokeCompanyTokens':
+        return { path: `/api/v2/companies/${w.revoking.uuid}/tokens` };
       case 'importCustomers':
         return { path: `/api/v2/companies/${a.uuid}/customers`, body: json({ customers: [{ phoneNumber: '+14155550100', firstName: next() }] }) };
       case 'createWebhook':
@@ -190,6 +199,7 @@ describe('every documented status, provoked', () => {
   function unknown(op: OperationSpec, call: Call, what: 'company' | 'resource'): Call | null {
     const { a } = w;
     if (what === 'company') {
+      if (call.path.includes(w.revoking.uuid)) return { ...call, path: call.path.replace(w.revoking.uuid, UNKNOWN_UUID) };
       if (!call.query?.includes(a.uuid) && !call.path.includes(a.uuid)) return null;
       return { ...call, path: call.path.replace(a.uuid, UNKNOWN_UUID), ...(call.query ? { query: call.query.replace(a.uuid, UNKNOWN_UUID) } : {}) };
     }
@@ -197,6 +207,7 @@ describe('every documented status, provoked', () => {
     if (op.operationId === 'updateOrder') return { ...call, path: '/api/order/updateOrder/NO-SUCH-ORDER' };
     if (op.operationId === 'redeliverWebhookDelivery') return { ...call, path: call.path.replace(w.deliveryId, UNKNOWN_ID) };
     for (const id of [w.campaignId, w.endpointId]) if (call.path.includes(id)) return { ...call, path: call.path.replace(id, UNKNOWN_ID) };
+    if (op.operationId === 'revokeToken') return { ...call, path: call.path.replace(/[^/]+$/, UNKNOWN_ID) };
     if (op.operationId === 'deleteWebhook') return { ...call, path: call.path.replace(/[^/]+$/, UNKNOWN_ID) };
     return null;
   }

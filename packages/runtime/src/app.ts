@@ -3,6 +3,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
 import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
+import { readRevocationCheck } from './domain/tokens.ts';
 import { CORS_HEADERS, errorAnswer, NOSNIFF, PREFLIGHT_HEADERS } from './http/answer.ts';
 import { createTokenService } from './http/auth.ts';
 import { createCompanyCache } from './http/company-cache.ts';
@@ -33,7 +34,10 @@ export function createApp(deps: AppDeps) {
   let store = deps.store;
   let ids = deps.ids ?? createRandomIds();
   const logger = deps.logger ?? silentLogger;
-  const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash);
+  // A company's revocations are read from the store the app serves now (`useStore` moves it).
+  const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash, {
+    revocations: (companyUuid) => readRevocationCheck(store, companyUuid, clock.now().toISOString()),
+  });
   let leases = deps.leases ?? createLeases({ store: deps.store, clock });
   const limiter = createRateLimiter(deps.config.rateLimitPerMinute);
   // Routes match the path without an agency path's `/{uuid}` prefix; the validate step reads the prefix itself.
@@ -115,15 +119,17 @@ export function createApp(deps: AppDeps) {
   return Object.assign(app, {
     /**
      * Serves `next` from the next request on, its new records named by `nextIds`, with the company
-     * cache and the rate limits emptied: as a new app would, without registering the routes and building
-     * the router again. The mock's `reset()` and `restore()` do this before every test (benchmark row
-     * `mock.partner-suite`: a fresh app cost each test case more than its three calls).
+     * cache, the token revocations read and the rate limits emptied: as a new app would, without
+     * registering the routes and building the router again. The mock's `reset()` and `restore()` do
+     * this before every test (benchmark row `mock.partner-suite`: a fresh app cost each test case more
+     * than its three calls).
      */
     useStore(next: Store, nextIds: IdGenerator, nextLeases?: Leases): void {
       store = next;
       ids = nextIds;
       if (nextLeases) leases = nextLeases;
       company = createCompanyCache(next, nowMs);
+      tokens.forgetRevocations();
       limiter.clear();
     },
   });

@@ -14,13 +14,23 @@ export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type
 export { createCompany, type NewCompany } from './domain/companies.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
+export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
 export { createEndpoint, type NewEndpoint } from './domain/webhook-endpoints.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
-export { type CompanyClaims, type CompanyTokenClaims, createTokenService, hashToken, signCompanyToken, type TokenService } from './http/auth.ts';
+export {
+  type CompanyClaims,
+  type CompanyTokenClaims,
+  createTokenService,
+  hashToken,
+  signCompanyToken,
+  type TokenService,
+  type TokenServiceOptions,
+} from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
 export { requestIdOf } from './http/request-id.ts';
+export { REVOCATIONS_REFRESH_MS } from './http/revocation-cache.ts';
 export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export type { Leases } from './leases.ts';
 export type { Env as AppEnv } from './routes/register.ts';

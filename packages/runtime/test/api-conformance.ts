@@ -447,6 +447,72 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
       });
     });
 
+    describe('token revocation', () => {
+      type Listed = { id: string; scopes: string[]; issued_at: string; expires_at: string; revoked_at: string | null };
+      const issue = async (uuid: string, body: unknown = {}) => {
+        const r = await admin('POST', `/api/v2/companies/${uuid}/tokens`, body);
+        expect(r.status, r.text).toBe(201);
+        return r.json.data as { id: string; token: string };
+      };
+      const sync = (uuid: string, token: string) => call('POST', `/agency/sync?uuid=${uuid}`, { token });
+
+      it('lists the tokens issued, never their text, a page at a time; only to the admin', async () => {
+        const c = await makeCompany('tokens');
+        const second = await issue(c.uuid, { scopes: ['orders'], expires_in: 3600 });
+        const page = await admin('GET', `/api/v2/companies/${c.uuid}/tokens?limit=1&page=2`);
+        expect(page.status, page.text).toBe(200);
+        expect(page.json.pagination).toEqual({ total: 2, page: 2, limit: 1, totalPages: 2 });
+        expect(page.json.data).toEqual([
+          { id: second.id, scopes: ['orders'], issued_at: expect.any(String), expires_at: expect.any(String), revoked_at: null },
+        ]);
+        const [listed] = page.json.data as Listed[];
+        expect(Date.parse(listed?.expires_at ?? '') - Date.parse(listed?.issued_at ?? '')).toBeGreaterThanOrEqual(3_599_000);
+        expect(page.text).not.toContain(second.token);
+        expect((await call('GET', `/api/v2/companies/${c.uuid}/tokens`, { token: c.token })).status).toBe(401);
+        expect((await call('DELETE', `/api/v2/companies/${c.uuid}/tokens`, { token: c.token })).status).toBe(401);
+      });
+
+      it('revokes one token by its id: it answers 401, the company’s other tokens work; an unknown id is a 404', async () => {
+        const c = await makeCompany('revokeone');
+        const other = await issue(c.uuid);
+        const target = await issue(c.uuid);
+        expect((await sync(c.uuid, target.token)).status).toBe(200);
+        const r = await admin('DELETE', `/api/v2/companies/${c.uuid}/tokens/${target.id}`);
+        expect(r.status, r.text).toBe(200);
+        expect(r.json.data).toMatchObject({ id: target.id, revoked_at: expect.any(String) });
+        const refused = await sync(c.uuid, target.token);
+        expect(refused.status).toBe(401);
+        expect(refused.json.message).toContain('the token has been revoked');
+        expect((await sync(c.uuid, other.token)).status).toBe(200);
+        expect((await sync(c.uuid, c.token)).status).toBe(200);
+        const again = await admin('DELETE', `/api/v2/companies/${c.uuid}/tokens/${target.id}`);
+        expect(again.json.data).toEqual(r.json.data);
+        expect((await admin('DELETE', `/api/v2/companies/${c.uuid}/tokens/tok-unknown`)).status).toBe(404);
+        // Another company's token is not this company's to revoke.
+        expect((await admin('DELETE', `/api/v2/companies/${B().uuid}/tokens/${other.id}`)).status).toBe(404);
+        expect((await sync(c.uuid, other.token)).status).toBe(200);
+      });
+
+      it('revokes every token of a company issued until now; tokens issued afterwards and other companies’ work', async () => {
+        const c = await makeCompany('revokeall');
+        const before = await issue(c.uuid, { scopes: ['agency'] });
+        const r = await admin('DELETE', `/api/v2/companies/${c.uuid}/tokens`);
+        expect(r.status, r.text).toBe(200);
+        expect(r.json.data).toEqual({ tokens_valid_after: expect.any(String), revoked: 2 });
+        for (const token of [c.token, before.token]) {
+          const refused = await sync(c.uuid, token);
+          expect(refused.status).toBe(401);
+          expect(refused.json.message).toContain('the token has been revoked');
+        }
+        // Issued in the same second as the revocation (or the same instant, on a clock that stands still), it works.
+        const after = await issue(c.uuid);
+        expect((await sync(c.uuid, after.token)).status).toBe(200);
+        expect((await sync(B().uuid, B().token)).status).toBe(200);
+        const listed = (await admin('GET', `/api/v2/companies/${c.uuid}/tokens?limit=100`)).json.data as Listed[];
+        expect(listed.map((t) => t.revoked_at === null)).toEqual([false, false, true]);
+      });
+    });
+
     describe('isolation between companies', () => {
       it('never lets one company’s token reach another company through any agency operation', async () => {
         const q = `uuid=${B().uuid}`;

@@ -6,7 +6,19 @@ import { one, type PaginatedPage, paginatedList, required } from './internal/cal
 import type { RequestOptions } from './internal/request.ts';
 import { check, createTransport } from './internal/setup.ts';
 import type { ListOptions, PagePromise } from './pagination.ts';
-import type { Company, CompanyListParams, CreateCompanyBody, CreateTokenBody, Health, ImportCustomersBody, ImportCustomersResult, Token } from './types.ts';
+import type {
+  Company,
+  CompanyListParams,
+  CreateCompanyBody,
+  CreateTokenBody,
+  Health,
+  ImportCustomersBody,
+  ImportCustomersResult,
+  IssuedToken,
+  Token,
+  TokenListParams,
+  TokensRevoked,
+} from './types.ts';
 import { type CompanyWebhookEndpoints, createWebhookEndpoints } from './webhook-endpoints.ts';
 
 /** Options of `createAdminClient`: those of `createClient` with `adminToken` in place of `token` and `uuid`. */
@@ -18,6 +30,9 @@ export interface AdminClientOptions extends Omit<ClientOptions, 'token' | 'uuid'
 /** A page of companies, with the answer's `pagination`. */
 export interface CompanyPage extends PaginatedPage<Company> {}
 
+/** A page of a company's tokens, with the answer's `pagination`. */
+export interface TokenPage extends PaginatedPage<IssuedToken> {}
+
 /** The admin client `createAdminClient` returns. Every method takes request options last. */
 export interface EngageAdminClient {
   companies: {
@@ -28,8 +43,14 @@ export interface EngageAdminClient {
     /** Lists companies oldest first: await it for a page, `for await` it for every company. */
     list(params?: CompanyListParams, options?: RequestOptions & ListOptions): PagePromise<Company, CompanyPage>;
     tokens: {
-      /** Issues a company token (a JWT) for `createClient`. */
+      /** Issues a company token (a JWT) for `createClient`; its `id` is what `revoke` takes. */
       create(uuid: string, body?: CreateTokenBody, options?: RequestOptions): APIPromise<Token>;
+      /** Lists the company's tokens oldest first (never their text): await it for a page, `for await` it for every token. */
+      list(uuid: string, params?: TokenListParams, options?: RequestOptions & ListOptions): PagePromise<IssuedToken, TokenPage>;
+      /** Revokes one token by its id: every instance refuses it within 5 s. An unknown id rejects with `NotFoundError`. */
+      revoke(uuid: string, tokenId: string, options?: RequestOptions): APIPromise<IssuedToken>;
+      /** Revokes every token of the company issued until now, listed or not: every instance refuses them within 5 s. */
+      revokeAll(uuid: string, options?: RequestOptions): APIPromise<TokensRevoked>;
     };
     customers: {
       /** Imports customers into the company (upserted by phone number). */
@@ -77,6 +98,21 @@ export function createAdminClient(options: AdminClientOptions): EngageAdminClien
         create: (uuid, body, o) =>
           one(t, 'createToken', o, (init) =>
             admin.POST('/api/v2/companies/{uuid}/tokens', { ...init, params: { path: { uuid: company('tokens.create', uuid) } }, body: body ?? {} }),
+          ),
+        list: (uuid, params, o) =>
+          paginatedList(t, 'listTokens', o, params?.page, (page, init) =>
+            admin.GET('/api/v2/companies/{uuid}/tokens', { ...init, params: { path: { uuid: company('tokens.list', uuid) }, query: { ...params, page } } }),
+          ),
+        revoke: (uuid, tokenId, o) =>
+          one(t, 'revokeToken', o, (init) =>
+            admin.DELETE('/api/v2/companies/{uuid}/tokens/{tokenId}', {
+              ...init,
+              params: { path: { uuid: company('tokens.revoke', uuid), tokenId: required('companies.tokens.revoke', 'a token id', tokenId) } },
+            }),
+          ),
+        revokeAll: (uuid, o) =>
+          one(t, 'revokeCompanyTokens', o, (init) =>
+            admin.DELETE('/api/v2/companies/{uuid}/tokens', { ...init, params: { path: { uuid: company('tokens.revokeAll', uuid) } } }),
           ),
       },
       customers: {

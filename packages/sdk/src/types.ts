@@ -79,8 +79,14 @@ export type CompanyListParams = NonNullable<operations['listCompanies']['paramet
 export type CompanyListResponse = Schemas['CompanyListEnvelope'];
 /** The body of `companies.tokens.create`: optional `scopes` and `expires_in`. */
 export type CreateTokenBody = Schemas['TokenRequest'];
-/** A company token (a JWT) and when it expires. */
+/** A company token (a JWT), its id and when it expires. */
 export type Token = Schemas['Token'];
+/** A token as the server keeps it (never its text): its id, scopes, times and `revoked_at`. */
+export type IssuedToken = Schemas['IssuedToken'];
+/** `page` and `limit` of `companies.tokens.list`. */
+export type TokenListParams = NonNullable<operations['listTokens']['parameters']['query']>;
+/** What `companies.tokens.revokeAll` resolves to: the company's new valid-after time and how many listed tokens it revoked. */
+export type TokensRevoked = Schemas['TokensRevoked'];
 /** The body of `companies.customers.import`. */
 export type ImportCustomersBody = Schemas['CustomerImportBatch'];
 /** What `companies.customers.import` imported. */

@@ -64,6 +64,9 @@ const methods = {
   listCompanies: admin.companies.list,
   getCompany: admin.companies.get,
   createToken: admin.companies.tokens.create,
+  listTokens: admin.companies.tokens.list,
+  revokeToken: admin.companies.tokens.revoke,
+  revokeCompanyTokens: admin.companies.tokens.revokeAll,
   importCustomers: admin.companies.customers.import,
   // The webhook engagekit sends.
   orderEvent: client.webhooks.unwrap,

@@ -259,14 +259,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a company’s tokens
+         * @description Pages through the tokens issued to the company since the server kept them, oldest first: id (`jti`), scopes, times, and `revoked_at`. Never the token text. Tokens issued before tokens were kept are not listed; `revokeCompanyTokens` refuses them too.
+         */
+        get: operations["listTokens"];
         put?: never;
         /**
          * Issue a company token
-         * @description Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry.
+         * @description Issues a JWT for the company’s agency and order calls, with scopes (both when none are asked for) and an expiry. The server keeps its `id`, scopes and times (never its text), for `listTokens` and `revokeToken`.
          */
         post: operations["createToken"];
-        delete?: never;
+        /**
+         * Revoke every token of a company
+         * @description Refuses every token of the company issued until now, listed or not (tokens issued before tokens were kept, and the mock’s ready token, included): the company’s tokens are valid only after `tokens_valid_after`. Within 5 seconds every instance answers them 401 "the token has been revoked". Tokens issued afterwards work.
+         */
+        delete: operations["revokeCompanyTokens"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a token
+         * @description Revokes one token by its id (`jti`): within 5 seconds every instance answers it 401 "the token has been revoked". Revoking a revoked token answers it as it is. An id the company has no token of answers 404.
+         */
+        delete: operations["revokeToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1556,6 +1584,11 @@ export interface components {
         };
         Token: {
             /**
+             * @description The token’s id: its `jti` claim.
+             * @example 7f9c2e4a-1b3d-4c5e-8f6a-0b1c2d3e4f5a
+             */
+            id: string;
+            /**
              * @description A JWT for `Authorization: Bearer`.
              * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1M2QxYmNkMyJ9.c2lnbmF0dXJl
              */
@@ -1575,6 +1608,69 @@ export interface components {
              * @example 2025-01-15T10:00:00.000Z
              */
             expires_at: string;
+        };
+        IssuedTokenListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Tokens retrieved successfully. */
+            message: string;
+            data: components["schemas"]["IssuedToken"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        IssuedToken: {
+            /**
+             * @description The token’s id: its `jti` claim.
+             * @example 7f9c2e4a-1b3d-4c5e-8f6a-0b1c2d3e4f5a
+             */
+            id: string;
+            /**
+             * @example [
+             *       "agency",
+             *       "orders"
+             *     ]
+             */
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            issued_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp written by the server.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            expires_at: string;
+            /** @description When it was revoked (one by one, or with every token of the company); null while it is not. */
+            revoked_at: string | null;
+        };
+        TokensRevokedEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Tokens revoked. */
+            message: string;
+            data: components["schemas"]["TokensRevoked"];
+        };
+        TokensRevoked: {
+            /**
+             * Format: date-time
+             * @description Tokens of the company issued until this time (at or before it) are refused (401), whether or not they are listed.
+             * @example 2025-01-15T10:00:00.000Z
+             */
+            tokens_valid_after: string;
+            /**
+             * @description Listed tokens that this call revoked.
+             * @example 3
+             */
+            revoked: number;
+        };
+        IssuedTokenEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Token revoked. */
+            message: string;
+            data: components["schemas"]["IssuedToken"];
         };
         ImportCustomersEnvelope: {
             /** @constant */
@@ -3485,6 +3581,97 @@ export interface operations {
             };
         };
     };
+    listTokens: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of tokens. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedTokenListEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createToken: {
         parameters: {
             query?: never;
@@ -3576,6 +3763,208 @@ export interface operations {
                 };
             };
             /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeCompanyTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was revoked. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokensRevokedEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The token’s id (its `jti`). */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked token. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedTokenEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

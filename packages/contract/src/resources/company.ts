@@ -60,8 +60,11 @@ export const CreateTokenBody = z
   .meta({ id: 'TokenRequest' });
 export type CreateTokenBody = z.input<typeof CreateTokenBody>;
 
+const TokenId = z.string().meta({ description: 'The token’s id: its `jti` claim.', example: '7f9c2e4a-1b3d-4c5e-8f6a-0b1c2d3e4f5a' });
+
 export const Token = z
   .object({
+    id: TokenId,
     token: z.string().meta({ description: 'A JWT for `Authorization: Bearer`.', example: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1M2QxYmNkMyJ9.c2lnbmF0dXJl' }),
     token_type: z.literal('Bearer'),
     scopes: z.array(Scope).meta({ example: ['agency', 'orders'] }),
@@ -69,6 +72,37 @@ export const Token = z
   })
   .meta({ id: 'Token' });
 export type Token = z.infer<typeof Token>;
+
+/** A token as the server keeps it: never its text, only its id, scopes, times and whether it was revoked. */
+export const IssuedToken = z
+  .object({
+    id: TokenId,
+    scopes: z.array(Scope).meta({ example: ['agency', 'orders'] }),
+    issued_at: Timestamp,
+    expires_at: Timestamp,
+    revoked_at: Timestamp.nullable().meta({ description: 'When it was revoked (one by one, or with every token of the company); null while it is not.' }),
+  })
+  .meta({ id: 'IssuedToken' });
+export type IssuedToken = z.infer<typeof IssuedToken>;
+
+export const TokenParams = CompanyParams.extend({
+  tokenId: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(64, 'must be at most 64 characters')
+    .meta({ description: 'The token’s id (its `jti`).', example: '7f9c2e4a-1b3d-4c5e-8f6a-0b1c2d3e4f5a' }),
+});
+
+/** What revoking every token of a company did. */
+export const TokensRevoked = z
+  .object({
+    tokens_valid_after: Timestamp.meta({
+      description: 'Tokens of the company issued until this time (at or before it) are refused (401), whether or not they are listed.',
+    }),
+    revoked: z.int().min(0).meta({ description: 'Listed tokens that this call revoked.', example: 3 }),
+  })
+  .meta({ id: 'TokensRevoked' });
+export type TokensRevoked = z.infer<typeof TokensRevoked>;
 
 export const Health = z
   .object({

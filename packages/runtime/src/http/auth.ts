@@ -1,11 +1,14 @@
 import type { Scope } from '@engagekit/contract';
-import { hash } from 'fast-sha256';
+import { hash, hmac } from 'fast-sha256';
+import { base64url, errors, jwtVerify, SignJWT } from 'jose';
+import { ALL_SCOPES, type CompanyTokenClaims, type RevocationCheck } from '../domain/tokens.ts';
 import { HttpError } from './errors.ts';
-import { JwtError, signJwt, verifyJwt } from './jwt.ts';
+import { createRevocationCache } from './revocation-cache.ts';
+
+export type { CompanyTokenClaims } from '../domain/tokens.ts';
 
 const ISSUER = 'engagekit';
 const AUDIENCE = 'engagekit-api';
-const ALL_SCOPES: Scope[] = ['agency', 'orders'];
 /** Tokens whose signature was checked, kept until they expire. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -14,18 +17,33 @@ export interface CompanyClaims {
   companyUuid: string;
   scopes: Scope[];
   expiresAt: Date;
+  /** Issued at, in Unix seconds (`iat`), and the token's id (`jti`): what revocation is decided by. */
+  iat: number;
+  jti: string;
 }
 
-/** Signs and checks company JWTs (HS256) with one server key. */
+/** Signs and checks company JWTs (HS256, through jose) with one server key, and recognizes the admin token. */
 export interface TokenService {
-  issue(companyUuid: string, opts: { scopes?: Scope[]; expiresInSeconds: number; now: Date }): Promise<{ token: string; scopes: Scope[]; expiresAt: Date }>;
+  /** The token carrying `claims`, signed (issuer `engagekit`, audience `engagekit-api`). */
+  sign(claims: CompanyTokenClaims): Promise<string>;
   /**
    * The token's claims once its signature is checked (a token checked before is remembered until it
-   * expires). Rejects with a 401 HttpError saying what is wrong with the token.
+   * expires) and it is not revoked. Rejects with a 401 HttpError saying what is wrong with the token.
    */
   verify(token: string, now: Date): Promise<CompanyClaims>;
-  /** True when `token` is the admin token. */
+  /** True when `token` is the admin token (compared in constant time). */
   isAdminToken(token: string): Promise<boolean>;
+  /**
+   * Forgets what this instance read of a company's revocations (every company's without an argument):
+   * after a revocation made here, which then holds here at once, or when the app moves to another store.
+   */
+  forgetRevocations(companyUuid?: string): void;
+}
+
+/** Options of `createTokenService`. */
+export interface TokenServiceOptions {
+  /** A company's revocations as the store has them (see `domain/tokens.ts`); without it no token is revoked. */
+  revocations?: (companyUuid: string) => Promise<RevocationCheck>;
 }
 
 const encoder = new TextEncoder();
@@ -49,26 +67,43 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** What a company token says: its scopes, its company (`sub`), issuer, audience, times and id. */
-export interface CompanyTokenClaims {
-  scopes: Scope[];
-  companyUuid: string;
-  /** Issued at and expires at, in Unix seconds. */
-  iat: number;
-  exp: number;
-  jti: string;
+/** The claims set of a company token, in the order jose's SignJWT writes them when given all at once. */
+function payloadOf(claims: CompanyTokenClaims) {
+  return { scope: claims.scopes.join(' '), sub: claims.companyUuid, iss: ISSUER, aud: AUDIENCE, iat: claims.iat, exp: claims.exp, jti: claims.jti };
+}
+
+const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
+
+/**
+ * Signs a company token at once, without awaiting Web Crypto as jose does: for a token that must exist
+ * the moment it is asked for (the mock's ready token, with fixed times and id, so it is the same run
+ * after run). It writes the very bytes jose's `SignJWT` writes for the same claims (a test compares
+ * them): jose's base64url of the same JSON, and HMAC-SHA256 by fast-sha256. Every token, this one
+ * included, is verified by jose alone.
+ */
+export function signCompanyToken(jwtSecret: string, claims: CompanyTokenClaims): string {
+  const input = `${base64url.encode(JSON.stringify(HEADER))}.${base64url.encode(JSON.stringify(payloadOf(claims)))}`;
+  return `${input}.${base64url.encode(hmac(encoder.encode(jwtSecret), encoder.encode(input)))}`;
 }
 
 /**
- * Signs a company token (HS256, issuer `engagekit`, audience `engagekit-api`) with `jwtSecret`: the one
- * signer of company tokens. The token service issues with it, and the mock signs its ready token with
- * it at once (fixed times and id, so the token is the same run after run).
+ * Whether the token's signature is written in the one canonical base64url spelling: the last
+ * character of a segment carries bits that decoders ignore, so without this check each token would
+ * have several spellings (its text is a cache key and, for callers, an identity).
  */
-export function signCompanyToken(jwtSecret: string, claims: CompanyTokenClaims): string {
-  return signJwt(
-    { scope: claims.scopes.join(' '), sub: claims.companyUuid, iss: ISSUER, aud: AUDIENCE, iat: claims.iat, exp: claims.exp, jti: claims.jti },
-    encoder.encode(jwtSecret),
-  );
+function canonicalSignature(token: string): boolean {
+  const parts = token.split('.');
+  // Not a compact JWS at all: jose says it is malformed.
+  if (parts.length !== 3) return true;
+  const signature = parts[2] as string;
+  let bytes: Uint8Array;
+  try {
+    bytes = base64url.decode(signature);
+  } catch {
+    // Not base64url at all: jose says it is malformed.
+    return true;
+  }
+  return base64url.encode(bytes) === signature;
 }
 
 /**
@@ -76,57 +111,73 @@ export function signCompanyToken(jwtSecret: string, claims: CompanyTokenClaims):
  * @param jwtSecret the HS256 key, at least 32 bytes of text
  * @param adminTokenHash hex SHA-256 of the admin token
  */
-export function createTokenService(jwtSecret: string, adminTokenHash: string): TokenService {
+export function createTokenService(jwtSecret: string, adminTokenHash: string, options: TokenServiceOptions = {}): TokenService {
   const key = encoder.encode(jwtSecret);
   const adminHash = fromHex(adminTokenHash);
+  const revocations = options.revocations ? createRevocationCache(options.revocations) : undefined;
   // Keyed by the token's signature (its last part): a shorter key to hash on every request. The whole
   // token is compared on a hit, so only the very token that was checked is ever taken as verified.
   const verified = new Map<string, { token: string; claims: CompanyClaims; expiresMs: number }>();
   const keyOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
   return {
-    async issue(companyUuid, { scopes, expiresInSeconds, now }) {
-      const granted = scopes && scopes.length > 0 ? [...new Set(scopes)] : ALL_SCOPES;
-      const iat = Math.floor(now.getTime() / 1000);
-      const exp = iat + expiresInSeconds;
-      const token = signCompanyToken(jwtSecret, { scopes: granted, companyUuid, iat, exp, jti: crypto.randomUUID() });
-      return { token, scopes: granted, expiresAt: new Date(exp * 1000) };
-    },
+    sign: (claims) => new SignJWT(payloadOf(claims)).setProtectedHeader(HEADER).sign(key),
     async verify(token, now) {
-      // A token checked once is good until it expires: skip the HMAC for it (bounded, oldest dropped first).
+      // A token checked once is good until it expires: skip jose for it (bounded, oldest dropped first).
       // This serves the benchmark rows server.read.pg.vs-node-http and mock.inprocess.vs-prism (0.17 and
-      // 3.8 without it, 0.34 and 16 with it, in one run).
-      const key = keyOf(token);
-      const known = verified.get(key);
-      if (known && known.token === token) {
-        if (known.expiresMs > now.getTime()) return known.claims;
-        verified.delete(key);
+      // 3.8 without it, 0.34 and 16 with it, in one run). Revocation costs a map read per request: the
+      // company's revocations are read from the store at most every few seconds (revocation-cache.ts).
+      const cacheKey = keyOf(token);
+      const known = verified.get(cacheKey);
+      let claims: CompanyClaims;
+      if (known && known.token === token && known.expiresMs > now.getTime()) {
+        claims = known.claims;
+      } else {
+        if (known) verified.delete(cacheKey);
+        claims = await verifyOnce(token, now);
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+        verified.set(cacheKey, { token, claims, expiresMs: claims.expiresAt.getTime() });
       }
-      const claims = await verifyOnce(token, now);
-      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-      verified.set(key, { token, claims, expiresMs: claims.expiresAt.getTime() });
+      if (revocations) {
+        const pending = revocations.get(claims.companyUuid);
+        const revoked = typeof pending === 'function' ? pending : await pending;
+        if (revoked(claims)) throw new HttpError(401, 'Unauthorized: the token has been revoked; ask for a new one');
+      }
       return claims;
     },
     async isAdminToken(token) {
       return constantTimeEqual(hash(encoder.encode(token)), adminHash);
     },
+    forgetRevocations(companyUuid) {
+      revocations?.forget(companyUuid);
+    },
   };
 
   async function verifyOnce(token: string, now: Date): Promise<CompanyClaims> {
+    if (!canonicalSignature(token)) throw new HttpError(401, 'Unauthorized: the token signature is invalid (not canonical base64url)');
     let payload: Record<string, unknown>;
     try {
-      payload = verifyJwt(token, key, { issuer: ISSUER, audience: AUDIENCE, now });
+      ({ payload } = await jwtVerify(token, key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        currentDate: now,
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      }));
     } catch (e) {
-      if (!(e instanceof JwtError)) throw e;
-      if (e.reason === 'expired') throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
-      if (e.reason === 'signature') throw new HttpError(401, 'Unauthorized: the token signature is invalid');
-      if (e.reason === 'claim') throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
+      if (!(e instanceof errors.JOSEError)) throw e;
+      if (e.code === 'ERR_JWT_EXPIRED') throw new HttpError(401, 'Unauthorized: the token has expired; issue a new one');
+      if (e.code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw new HttpError(401, 'Unauthorized: the token signature is invalid');
+      if (e instanceof errors.JWTClaimValidationFailed) throw new HttpError(401, `Unauthorized: the token's ${e.claim} claim is invalid`);
       throw new HttpError(401, 'Unauthorized: the token is malformed');
     }
-    if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new HttpError(401, 'Unauthorized: the token has no subject or expiry');
+    const { sub, exp, iat, jti } = payload;
+    if (typeof sub !== 'string' || typeof exp !== 'number' || typeof iat !== 'number' || typeof jti !== 'string') {
+      throw new HttpError(401, 'Unauthorized: the token has no subject, expiry, issue time or id');
+    }
     const scopes = String(payload.scope ?? '')
       .split(' ')
-      .filter((s): s is Scope => (ALL_SCOPES as string[]).includes(s));
-    return { companyUuid: payload.sub, scopes, expiresAt: new Date(payload.exp * 1000) };
+      .filter((s): s is Scope => (ALL_SCOPES as readonly string[]).includes(s));
+    return { companyUuid: sub, scopes, expiresAt: new Date(exp * 1000), iat, jti };
   }
 }
 

@@ -4,16 +4,17 @@
  * change here. A stored record also carries fields of the store's own (`company_uuid`, a campaign's
  * `seq`, an endpoint's previous secrets), which are never shown.
  */
-import { Campaign, Customer, Delivery, Template, WebhookEndpoint } from '@engagekit/contract';
+import { Campaign, Customer, Delivery, IssuedToken, Template, WebhookEndpoint } from '@engagekit/contract';
 import { orderSnapshot } from '../domain/orders.ts';
 import { schemaFields as fields, shaped as pick } from '../shape.ts';
-import type { CampaignRecord, CustomerRecord, DeliveryRecord, EndpointRecord, TemplateRecord } from '../store/types.ts';
+import type { CampaignRecord, CustomerRecord, DeliveryRecord, EndpointRecord, TemplateRecord, TokenRecord } from '../store/types.ts';
 
 const CAMPAIGN = fields(Campaign);
 const CUSTOMER = fields(Customer);
 const TEMPLATE = fields(Template);
 const ENDPOINT = fields(WebhookEndpoint);
 const DELIVERY = fields(Delivery);
+const TOKEN = fields(IssuedToken);
 
 /** A campaign, with the fields the API derives: `uuid` (its company's) and `startDate` (its schedule's day). */
 export function presentCampaign(r: CampaignRecord): Campaign {
@@ -26,6 +27,8 @@ export const presentCustomer = (r: CustomerRecord): Customer => pick(r, CUSTOMER
 export const presentTemplate = (r: TemplateRecord): Template => pick(r, TEMPLATE);
 export const presentEndpoint = (r: EndpointRecord): WebhookEndpoint => pick(r, ENDPOINT);
 export const presentDelivery = (r: DeliveryRecord): Delivery => pick(r, DELIVERY);
+/** A kept token: its id, scopes and times, never its company. */
+export const presentToken = (r: TokenRecord): IssuedToken => pick(r, TOKEN);
 
 /** `{ total, page, limit, totalPages }`: the pagination of admin lists and getCampaignData. */
 export function pagination(total: number, page: number, limit: number) {

@@ -1,13 +1,25 @@
 import { apiVersion } from '@engagekit/contract';
 import { createCompany, listCompanies, newCompanyCode, storeAnswers } from '../domain/companies.ts';
 import { importCustomers } from '../domain/customers.ts';
+import { issueToken, listTokens, revokeCompanyTokens, revokeToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
-import { pagination } from '../http/present.ts';
-import { StoreConflictError } from '../store/types.ts';
+import { pagination, presentToken } from '../http/present.ts';
+import { isStoreConflict } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
+type AdminOperation =
+  | 'getHealth'
+  | 'createCompany'
+  | 'listCompanies'
+  | 'getCompany'
+  | 'createToken'
+  | 'listTokens'
+  | 'revokeToken'
+  | 'revokeCompanyTokens'
+  | 'importCustomers';
+
 /** Health, companies, tokens and customer import. The company of `{uuid}` is resolved (404) before these run. */
-export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCompanies' | 'getCompany' | 'createToken' | 'importCustomers'> = {
+export const adminHandlers: HandlersFor<AdminOperation> = {
   async getHealth({ ctx }) {
     if (!(await storeAnswers(ctx.store))) throw new HttpError(503, 'Service unavailable: the database does not answer');
     const database = 'ok' as const;
@@ -27,7 +39,7 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
       const company = await createCompany(ctx.store, ctx.write, { ...body, company_id: companyId }, ctx.ids);
       return { status: 201, body: { success: true, message: 'Company created successfully.', data: company } };
     } catch (e) {
-      if (e instanceof StoreConflictError) {
+      if (isStoreConflict(e)) {
         throw new HttpError(409, `Company id ${companyId} is already taken`, {
           issues: [{ path: 'company_id', message: 'is already taken by another company' }],
         });
@@ -49,15 +61,37 @@ export const adminHandlers: HandlersFor<'getHealth' | 'createCompany' | 'listCom
   },
 
   async createToken({ company, body, ctx }) {
-    const issued = await ctx.tokens.issue(company.uuid, { scopes: body.scopes, expiresInSeconds: body.expires_in, now: ctx.now });
+    const { token, record } = await issueToken(ctx.store, ctx.tokens.sign, ctx.write, company.uuid, { scopes: body.scopes, expiresInSeconds: body.expires_in });
     return {
       status: 201,
       body: {
         success: true,
         message: 'Token issued.',
-        data: { token: issued.token, token_type: 'Bearer', scopes: issued.scopes, expires_at: issued.expiresAt.toISOString() },
+        data: { id: record.id, token, token_type: 'Bearer', scopes: record.scopes, expires_at: record.expires_at },
       },
     };
+  },
+
+  async listTokens({ company, query, ctx }) {
+    const { items, total } = await listTokens(ctx.store, company.uuid, query);
+    return {
+      status: 200,
+      body: { success: true, message: 'Tokens retrieved successfully.', data: items.map(presentToken), pagination: pagination(total, query.page, query.limit) },
+    };
+  },
+
+  async revokeToken({ company, params, ctx }) {
+    const token = await revokeToken(ctx.store, company.uuid, params.tokenId, ctx.write.now);
+    if (!token) throw new HttpError(404, `The company has no token with id ${params.tokenId}`);
+    // This instance refuses it from the next request on; other instances once their copy is refreshed.
+    ctx.tokens.forgetRevocations(company.uuid);
+    return { status: 200, body: { success: true, message: 'Token revoked.', data: presentToken(token) } };
+  },
+
+  async revokeCompanyTokens({ company, ctx }) {
+    const revoked = await revokeCompanyTokens(ctx.store, company.uuid, ctx.write.now);
+    ctx.tokens.forgetRevocations(company.uuid);
+    return { status: 200, body: { success: true, message: 'Tokens revoked.', data: { tokens_valid_after: revoked.valid_after, revoked: revoked.revoked } } };
   },
 
   async importCustomers({ company, body, ctx }) {

@@ -5,7 +5,7 @@ import { syncCompany } from '../domain/sync.ts';
 import { submitTemplate } from '../domain/templates.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, paging, presentCampaign, presentCustomer, presentTemplate } from '../http/present.ts';
-import { StoreConflictError } from '../store/types.ts';
+import { isStoreConflict } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
 /** The seven agency operations. */
@@ -29,7 +29,7 @@ export const agencyHandlers: HandlersFor<
       const campaign = await createCampaign(ctx.store, ctx.write, company, body);
       return { status: 201, body: { success: true, message: 'Campaign created successfully.', data: presentCampaign(campaign) } };
     } catch (e) {
-      if (e instanceof StoreConflictError) {
+      if (isStoreConflict(e)) {
         throw new HttpError(409, 'Campaign name already exists', { issues: [{ path: 'name', message: `a campaign named "${body.name}" already exists` }] });
       }
       throw e;

@@ -27,6 +27,8 @@ import type {
   PhoneOrders,
   RunChunk,
   TemplateRecord,
+  TokenRecord,
+  TokenRevocations,
 } from './types.ts';
 
 /** Small values a deployment keeps (the admin token's hash, the JWT key). */
@@ -41,12 +43,33 @@ export interface SettingsPort {
   putSettingIfAbsent(key: string, value: string): Promise<string>;
 }
 
-/** Companies (a company's tokens are signed, not stored). */
+/** Companies. */
 export interface CompanyPort {
   /** Throws StoreConflictError('company_id') when the code is taken. */
   createCompany(company: CompanyRecord): Promise<CompanyRecord>;
   getCompany(uuid: string): Promise<CompanyRecord | null>;
   listCompanies(page: PageRequest): Promise<Page<CompanyRecord>>;
+}
+
+/**
+ * A company's tokens: those issued (their ids, scopes and times, never their text) and what revokes
+ * them. Whether a token is revoked is decided in `domain/tokens.ts` from `tokenRevocations`.
+ */
+export interface TokenPort {
+  /** Keeps an issued token (its company exists). */
+  saveToken(token: TokenRecord): Promise<void>;
+  /** The company's tokens, oldest first (by issue time, then in the order they were kept). */
+  listTokens(companyUuid: string, page: PageRequest): Promise<Page<TokenRecord>>;
+  /** Marks the company's token `id` revoked at `at` unless it was already; the token as it is then, or null when the company has none of that id. */
+  revokeToken(companyUuid: string, id: string, at: string): Promise<TokenRecord | null>;
+  /**
+   * Refuses every token of the company issued until `at`: its valid-after time becomes `at` (never
+   * earlier than it was), and its kept tokens issued at or before `at` and not yet revoked are marked revoked
+   * at `at`. Resolves to the valid-after time now kept and how many kept tokens it marked.
+   */
+  revokeCompanyTokens(companyUuid: string, at: string): Promise<{ valid_after: string; revoked: number }>;
+  /** The company's valid-after time, and the ids of its tokens revoked one by one that expire after `now`. */
+  tokenRevocations(companyUuid: string, now: string): Promise<TokenRevocations>;
 }
 
 /** Orders, and the outbox their changes write in the same transaction: one write port. */
@@ -252,6 +275,7 @@ export interface IdempotencyPort {
 export interface Store
   extends SettingsPort,
     CompanyPort,
+    TokenPort,
     OrderPort,
     CustomerPort,
     CampaignPort,

@@ -1,4 +1,4 @@
-import type { Campaign, Company, Customer, Delivery, EventType, Order, Template, WebhookEndpoint } from '@engagekit/contract';
+import type { Campaign, Company, Customer, Delivery, EventType, IssuedToken, Order, Template, WebhookEndpoint } from '@engagekit/contract';
 
 /**
  * Records as the store keeps them. Timestamps are ISO-8601 UTC strings with milliseconds
@@ -6,6 +6,19 @@ import type { Campaign, Company, Customer, Delivery, EventType, Order, Template,
  * order the records were made (saved), not by id, so records made in one instant keep their order.
  */
 export type CompanyRecord = Company;
+
+/** A company token as kept (its id is the token's `jti`; its text is never kept). */
+export interface TokenRecord extends IssuedToken {
+  company_uuid: string;
+}
+
+/** What refuses a company's tokens: a time before which none was issued that holds, and tokens revoked one by one. */
+export interface TokenRevocations {
+  /** Tokens issued (`iat`) at or before this time are refused; null when the company never revoked them all. */
+  valid_after: string | null;
+  /** Ids of the company's tokens revoked one by one that have not expired yet. */
+  revoked_ids: string[];
+}
 
 export interface TemplateRecord extends Template {
   company_uuid: string;
@@ -213,6 +226,12 @@ export class StoreConflictError extends Error {
     this.field = field;
   }
 }
+
+/**
+ * Whether `e` is a StoreConflictError, by name as well: the CommonJS builds of the runtime's two entries
+ * (`@engagekit/runtime` and `/store`) each carry the class, since they bundle jose whole.
+ */
+export const isStoreConflict = (e: unknown): e is StoreConflictError => e instanceof Error && e.name === 'StoreConflictError';
 
 /**
  * Thrown by a store when its database is unavailable: it refuses connections, or every connection

@@ -1,12 +1,13 @@
 /**
  * The one conformance suite every `Store` implementation must pass (memory, PGlite, PostgreSQL).
- * Orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
+ * Tokens, orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CampaignRecord, type MessageRecord, type Store, StoreConflictError } from '../../src/store/types.ts';
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
+import { describeTokenConformance } from './conformance-tokens.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
 
 /** Options of the conformance suite. */
@@ -332,6 +333,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
+    describeTokenConformance(store);
     describeOrderConformance(store);
     describeWebhookConformance(store);
     describeRunConformance(store);

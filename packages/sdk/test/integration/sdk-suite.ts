@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver } from '../../../runtime/test/receiver.ts';
 import { sampleOrder } from '../../../runtime/test/sample-order.ts';
+import { createAdminClient } from '../../src/admin.ts';
 import {
   type AddOrderBody,
   AuthenticationError,
@@ -191,6 +192,30 @@ export function describeSdkIntegration(name: string, setup: () => Promise<SdkTar
         expect(bad).toBeInstanceOf(AuthenticationError);
         expect((bad as AuthenticationError).code).toBe('unauthorized');
         await expect(clientFor({ ...company, uuid: other.uuid }).campaigns.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+      });
+
+      it('lists, revokes one and revokes every token of a company through the admin client', async () => {
+        const adminClient = createAdminClient({
+          baseUrl: target.baseUrl,
+          adminToken: target.adminToken,
+          validateResponse,
+          ...(target.fetch ? { fetch: target.fetch } : {}),
+        });
+        const revoking = await makeCompany('SDKR');
+        const issued = await adminClient.companies.tokens.create(revoking.uuid, { scopes: ['agency'] });
+        const listed = await adminClient.companies.tokens.list(revoking.uuid).toArray({ max: 10 });
+        expect(listed.map((t) => t.id)).toEqual([expect.any(String), issued.id]);
+        const revoked = await adminClient.companies.tokens.revoke(revoking.uuid, issued.id);
+        expect(revoked).toMatchObject({ id: issued.id, scopes: ['agency'], revoked_at: expect.any(String) });
+        await expect(clientFor({ ...revoking, token: issued.token }).campaigns.list()).rejects.toBeInstanceOf(AuthenticationError);
+        await expect(clientFor(revoking).campaigns.list()).resolves.toBeDefined();
+        await expect(adminClient.companies.tokens.revoke(revoking.uuid, 'tok-unknown')).rejects.toBeInstanceOf(NotFoundError);
+        expect(await adminClient.companies.tokens.revokeAll(revoking.uuid)).toEqual({ tokens_valid_after: expect.any(String), revoked: 1 });
+        const refused = await clientFor(revoking)
+          .campaigns.list()
+          .catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(AuthenticationError);
+        expect((refused as AuthenticationError).message).toContain('the token has been revoked');
       });
     });
 

@@ -4,7 +4,7 @@
  *
  * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
  */
-import type { Days, EventType, TemplatePayload } from '@engagekit/contract';
+import type { Days, EventType, Scope, TemplatePayload } from '@engagekit/contract';
 import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
 import { getTableColumns, sql, type Table } from 'drizzle-orm';
 import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
@@ -68,6 +68,31 @@ export const companies = pgTable('companies', {
   created_seq: createdSeq(),
   /** The last campaign `seq` handed out; bumped with UPDATE ... RETURNING so concurrent creates get dense, distinct numbers. */
   campaign_seq: integer('campaign_seq').notNull().default(0),
+});
+
+/** The tokens issued to companies, never their text: `id` is the token's `jti`. Listed by issue time. */
+export const companyTokens = pgTable(
+  'company_tokens',
+  {
+    id: id('id').primaryKey(),
+    company_uuid: id('company_uuid')
+      .notNull()
+      .references(() => companies.uuid),
+    scopes: jsonb('scopes').$type<Scope[]>().notNull(),
+    issued_at: timestamp('issued_at').notNull(),
+    expires_at: timestamp('expires_at').notNull(),
+    revoked_at: timestamp('revoked_at'),
+    created_seq: createdSeq(),
+  },
+  (t) => [index('company_tokens_company_issued_idx').on(t.company_uuid, t.issued_at, t.created_seq)],
+);
+
+/** Per company, once it revoked all its tokens: those issued at or before `valid_after` are refused, kept or not. */
+export const tokenCutoffs = pgTable('company_token_cutoffs', {
+  company_uuid: id('company_uuid')
+    .primaryKey()
+    .references(() => companies.uuid),
+  valid_after: timestamp('valid_after').notNull(),
 });
 
 /** WhatsApp templates, one per (company, template_name, phone_number). */

@@ -13,6 +13,7 @@ import { createSqlLeases } from './leases.ts';
 import { createSqlOrders } from './orders.ts';
 import type { Outbox } from './outbox.ts';
 import { createSqlSettings } from './settings.ts';
+import { createSqlTokens } from './tokens.ts';
 import { reportingUnavailable } from './unavailable.ts';
 import { createSqlWebhooks } from './webhooks.ts';
 import { inTransaction, type WritesAhead } from './writes-ahead.ts';
@@ -52,6 +53,7 @@ function sqlPorts(conn: SqlConnection, outbox: Outbox, driver?: SqlDriver): Omit
   return {
     ...createSqlSettings(conn, driver),
     ...createSqlCompanies(conn),
+    ...createSqlTokens(conn),
     ...createSqlOrders(conn, outbox),
     ...createSqlCustomers(conn),
     ...createSqlCampaigns(conn),

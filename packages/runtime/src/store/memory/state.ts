@@ -16,6 +16,7 @@ import type {
   OrderRecord,
   Page,
   TemplateRecord,
+  TokenRecord,
 } from '../types.ts';
 import type { createMemoryCampaignRuns } from './campaign-runs.ts';
 import type { createMemoryDispatch } from './dispatch.ts';
@@ -37,6 +38,10 @@ export interface CompanyState {
   customers: Map<string, CustomerRecord>;
   customerList: SortedList<CustomerRecord>;
   endpointList: SortedList<EndpointRecord>;
+  /** The tokens kept, by issue time, then in the order they were kept. */
+  tokens: TokenRecord[];
+  /** Tokens issued at or before this time are refused (null: never set). */
+  tokensValidAfter: string | null;
 }
 
 /** A company's state before it has any record. */
@@ -52,6 +57,8 @@ export function newCompanyState(): CompanyState {
     customers: new Map(),
     customerList: new SortedList(),
     endpointList: new SortedList(),
+    tokens: [],
+    tokensValidAfter: null,
   };
 }
 

@@ -9,6 +9,7 @@ import { createMemoryDispatch } from './dispatch.ts';
 import { createMemoryIdempotency } from './idempotency.ts';
 import { memoryOrders } from './orders.ts';
 import { bumpStatus, MemoryJournal, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
+import { memoryTokens } from './tokens.ts';
 import { memoryWebhooks } from './webhooks.ts';
 
 /** Everything a memory store held at one moment: from `snapshot()`, for `restore()`. Opaque. */
@@ -83,6 +84,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
   return {
     ...memorySettings(state),
     ...memoryCompanies(state),
+    ...memoryTokens(state),
     ...memoryCampaigns(state),
     ...memoryOrders(state),
     ...memoryCustomers(state),
