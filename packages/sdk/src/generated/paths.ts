@@ -3608,7 +3608,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3638,7 +3638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3821,7 +3821,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokensRevokedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3862,7 +3862,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3923,7 +3923,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names every offending field. */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3964,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
