@@ -221,6 +221,29 @@ for (const [kind, via] of [
       for (const secret of [oldSecret, newSecret]) expect(() => new Webhook(secret).verify(r?.body ?? '', r?.headers as Record<string, string>)).not.toThrow();
     });
 
+    it('keeps a receiver that never answers to its endpoint limit, and sends the deliveries of another company meanwhile', async () => {
+      // The stalled receiver answers only when the test is over, and then to no one (its connections are gone).
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      const stalled = await startReceiver(() => ({ status: 200, after: held }));
+      const fast = await startReceiver();
+      cleanups.push(fast.close, stalled.close, async () => release());
+      const store = await makeStore();
+      const opts = { concurrency: 8, endpointConcurrency: 2, attemptTimeoutMs: 60_000 };
+      const x = await setup(store, { url: stalled.url }, opts);
+      const y = await setup(store, { url: fast.url }, { ...opts, pollIntervalMs: 60_000 });
+      // The second dispatcher stops at once: the first alone sends both companies' deliveries.
+      await y.dispatcher.stop(0);
+      for (let i = 0; i < 30; i++) await x.addOrder(`X-${i}`);
+      await stalled.waitFor(2);
+      for (let i = 0; i < 5; i++) await y.addOrder(`Y-${i}`);
+      // A bound on a loaded machine's pace: with one queue, the fast receiver's deliveries waited behind the stalled one's for their 60 s timeout.
+      await fast.waitFor(5, 15_000);
+      expect(stalled.received).toHaveLength(2);
+    }, 30_000);
+
     it('refuses a target that resolves to a private address at delivery time', async () => {
       const receiver = await startReceiver();
       cleanups.push(receiver.close);

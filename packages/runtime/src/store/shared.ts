@@ -35,6 +35,40 @@ export function phoneOrdersOf(orders: readonly OrderRecord[]): PhoneOrders | nul
   return { count: orders.length, amount: sumAmounts(orders.map((order) => order.totalAmount)), latest };
 }
 
+/** What `fairClaimOrder` reads of a due delivery. */
+export interface DueDelivery {
+  id: string;
+  endpoint_id: string;
+  next_attempt_at: string | null;
+}
+
+/**
+ * The deliveries a claim takes, in the order it takes them (see DispatchPort.claimDeliveries): each
+ * endpoint's due deliveries ranked oldest due first (`next_attempt_at`, then id); every endpoint's
+ * first, then every endpoint's second..., oldest due first within a round; an endpoint gets at most
+ * `perEndpoint` minus `held(endpoint)` (its deliveries held under live leases); `limit` in all. The
+ * SQL store's claim statement is this rule as a window function.
+ */
+export function fairClaimOrder<T extends DueDelivery>(
+  due: readonly T[],
+  opts: { limit: number; perEndpoint: number; held: (endpointId: string) => number },
+): T[] {
+  const byDue = (a: DueDelivery, b: DueDelivery) => {
+    const x = a.next_attempt_at ?? '';
+    const y = b.next_attempt_at ?? '';
+    return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
+  const ranked: { d: T; rank: number }[] = [];
+  const seen = new Map<string, number>();
+  for (const d of [...due].sort(byDue)) {
+    const rank = (seen.get(d.endpoint_id) ?? 0) + 1;
+    seen.set(d.endpoint_id, rank);
+    if (rank + opts.held(d.endpoint_id) <= opts.perEndpoint) ranked.push({ d, rank });
+  }
+  ranked.sort((a, b) => a.rank - b.rank || byDue(a.d, b.d));
+  return ranked.slice(0, Math.max(0, opts.limit)).map((r) => r.d);
+}
+
 /** A lease of deliveries being written, to the taker of `takeOnWrite`. */
 export interface WriteLease {
   claimToken: string;

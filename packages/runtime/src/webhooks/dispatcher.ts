@@ -28,6 +28,18 @@ export interface DispatcherOptions {
   transport?: WebhookTransport;
   /** Attempts waiting for an answer at once. Default 64; up to 4 x as many deliveries are claimed ahead of sending. */
   concurrency?: number;
+  /**
+   * Attempts to one endpoint waiting for an answer at once, so that a receiver that answers slowly or
+   * never holds no more of the slots than this. Default `DEFAULT_ENDPOINT_CONCURRENCY` (4). Claims
+   * take up to 4 x as many of an endpoint's deliveries, counting those every instance holds.
+   */
+  endpointConcurrency?: number;
+  /**
+   * Attempts to one company's endpoints waiting for an answer at once, so that a company's many slow
+   * endpoints leave the other companies most slots. Default: a quarter of `concurrency`, at least
+   * `endpointConcurrency`.
+   */
+  companyConcurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
   attemptTimeoutMs?: number;
   /**
@@ -62,6 +74,9 @@ export interface Dispatcher {
   settle(): Promise<void>;
 }
 
+/** The default of `endpointConcurrency`: attempts to one endpoint in flight at once. */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
+
 /** Runs `f` after the I/O already queued (setImmediate in Node; a timer where there is none, as in browsers). */
 const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -88,6 +103,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return new WebhookDispatcher(options);
 }
 
+/** A claimed delivery waiting for a slot, and what frees its place in the window. */
+interface Queued {
+  claimed: ClaimedDelivery;
+  release: () => void;
+}
+
+/** One endpoint's deliveries held by the dispatcher: those waiting for a slot, and counts. */
+interface Lane {
+  endpointId: string;
+  company: string;
+  queue: Queued[];
+  /** Attempts waiting for an answer. */
+  sending: number;
+  /** Deliveries held, from the claim until the attempt is recorded. */
+  held: number;
+}
+
 /** A finished attempt waiting to be written, and who waits for the write. */
 interface PendingWrite {
   id: string;
@@ -106,6 +138,10 @@ class WebhookDispatcher implements Dispatcher {
   private readonly allowPrivate: boolean;
   private readonly resolveHost: HostResolver | undefined;
   private readonly concurrency: number;
+  private readonly endpointConcurrency: number;
+  private readonly companyConcurrency: number;
+  /** An endpoint's deliveries a claim may leave held at once, by every instance together. */
+  private readonly endpointHold: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
   private readonly jitter: number;
@@ -115,14 +151,21 @@ class WebhookDispatcher implements Dispatcher {
   private readonly leases: Leases;
 
   // Claimed deliveries, until their attempt is recorded (their leases are renewed with the instance's): stop() waits for
-  // them. Of those, `queue` waits for a slot and `sending` (at most `concurrency`) waits for an answer;
-  // a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
+  // them. Of those, each endpoint's lane queues those waiting for a slot, and `sending` (at most `concurrency`) wait for
+  // an answer; a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
   // claims the next batch while half the window is still queued or in flight, so neither the claim's
   // round trip nor the recording holds sending up.
   private readonly window: number;
   private readonly held = new Map<string, Promise<void>>();
-  private queue: { claimed: ClaimedDelivery; release: () => void }[] = [];
   private sending = 0;
+  // Slots go round the lanes with queued deliveries (`ring`, from `cursor`), each endpoint and company under its
+  // limit: a slow endpoint's queue never blocks another's (no head-of-line blocking).
+  private readonly lanes = new Map<string, Lane>();
+  private ring: Lane[] = [];
+  private cursor = 0;
+  private readonly companySending = new Map<string, number>();
+  // Endpoints whose last claim left them at `endpointHold`: more of theirs may be due, claimed once half of it is sent.
+  private readonly capped = new Set<string>();
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -149,6 +192,9 @@ class WebhookDispatcher implements Dispatcher {
     this.allowPrivate = options.allowPrivate ?? false;
     this.resolveHost = options.resolveHost;
     this.concurrency = options.concurrency ?? 64;
+    this.endpointConcurrency = Math.max(1, options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY);
+    this.companyConcurrency = Math.max(1, options.companyConcurrency ?? Math.max(this.endpointConcurrency, Math.ceil(this.concurrency / 4)));
+    this.endpointHold = 4 * this.endpointConcurrency;
     this.timeoutMs = options.attemptTimeoutMs ?? 15_000;
     this.pollMs = options.pollIntervalMs ?? 1_000;
     this.jitter = options.jitter ?? 0.1;
@@ -182,11 +228,17 @@ class WebhookDispatcher implements Dispatcher {
     this.wake();
     await this.loop;
     // Queued attempts never start: their claims lapse within a lease, when any dispatcher sends them.
-    for (const { claimed, release } of this.queue) {
-      this.held.delete(claimed.delivery.id);
-      release();
+    for (const lane of this.ring) {
+      for (const { claimed, release } of lane.queue) {
+        this.held.delete(claimed.delivery.id);
+        release();
+      }
+      lane.queue = [];
     }
-    this.queue = [];
+    this.ring = [];
+    this.cursor = 0;
+    this.lanes.clear();
+    this.capped.clear();
     await Promise.race([Promise.allSettled([...this.held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
     if (this.ownLeases) this.leases.stop();
     await this.unsubscribe?.();
@@ -281,36 +333,77 @@ class WebhookDispatcher implements Dispatcher {
         leaseUntil: this.leases.until(),
         claimToken: this.leases.claimToken,
         limit: room,
+        perEndpoint: this.endpointHold,
       });
     } catch (err) {
       this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
     this.enqueue(claimed);
+    for (const c of claimed) {
+      const lane = this.lanes.get(c.endpoint.id);
+      if (lane && lane.held >= this.endpointHold) this.capped.add(lane.endpointId);
+    }
     return claimed.length;
   }
 
-  /** Holds claimed deliveries and queues an attempt of each. */
+  /** Holds claimed deliveries and queues an attempt of each in its endpoint's lane. */
   private enqueue(claimed: readonly ClaimedDelivery[]): void {
     for (const c of claimed) {
       let release = () => {};
       this.held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
-      this.queue.push({ claimed: c, release });
+      let lane = this.lanes.get(c.endpoint.id);
+      if (!lane) {
+        lane = { endpointId: c.endpoint.id, company: c.delivery.company_uuid, queue: [], sending: 0, held: 0 };
+        this.lanes.set(lane.endpointId, lane);
+      }
+      if (lane.queue.length === 0) this.ring.push(lane);
+      lane.queue.push({ claimed: c, release });
+      lane.held++;
     }
     this.pump();
   }
 
-  /** Starts queued attempts while a slot is free. */
+  /**
+   * The next queued delivery that may have a slot: going round the lanes from the last one served,
+   * the first whose endpoint and company are under their limits. Null when none may.
+   */
+  private nextQueued(): { lane: Lane; next: Queued } | null {
+    const count = this.ring.length;
+    for (let i = 0; i < count; i++) {
+      const at = (this.cursor + i) % count;
+      const lane = this.ring[at] as Lane;
+      if (lane.sending >= this.endpointConcurrency || (this.companySending.get(lane.company) ?? 0) >= this.companyConcurrency) continue;
+      const next = lane.queue.shift() as Queued;
+      if (lane.queue.length === 0) {
+        this.ring.splice(at, 1);
+        this.cursor = this.ring.length === 0 ? 0 : at % this.ring.length;
+      } else {
+        this.cursor = (at + 1) % count;
+      }
+      return { lane, next };
+    }
+    return null;
+  }
+
+  /** Starts queued attempts while a slot is free, round the lanes (see nextQueued). */
   private pump(): void {
     while (this.sending < this.concurrency) {
-      const next = this.queue.shift();
-      if (!next) return;
+      const picked = this.nextQueued();
+      if (!picked) return;
+      const { lane, next } = picked;
       const id = next.claimed.delivery.id;
       this.sending++;
+      lane.sending++;
+      this.companySending.set(lane.company, (this.companySending.get(lane.company) ?? 0) + 1);
       let answered = false;
       const freeSlot = () => {
         if (answered) return;
         answered = true;
         this.sending--;
+        lane.sending--;
+        const inCompany = (this.companySending.get(lane.company) ?? 1) - 1;
+        if (inCompany > 0) this.companySending.set(lane.company, inCompany);
+        else this.companySending.delete(lane.company);
         this.pump();
       };
       this.attempt(next.claimed, freeSlot)
@@ -318,9 +411,20 @@ class WebhookDispatcher implements Dispatcher {
         .finally(() => {
           freeSlot();
           this.held.delete(id);
+          this.recorded(lane);
           next.release();
           this.nudge();
         });
+    }
+  }
+
+  /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint half sent. */
+  private recorded(lane: Lane): void {
+    lane.held--;
+    if (lane.held <= 0 && lane.queue.length === 0 && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
+    if (this.capped.has(lane.endpointId) && lane.held <= this.endpointHold / 2) {
+      this.capped.delete(lane.endpointId);
+      this.news = true;
     }
   }
 

@@ -1,5 +1,5 @@
 import { copy } from '../copy.ts';
-import { takerSlot, type WriteLease } from '../shared.ts';
+import { fairClaimOrder, takerSlot, type WriteLease } from '../shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
@@ -63,18 +63,22 @@ export function createMemoryDispatch(maps: DispatchMaps) {
   const claimed = (d: DeliveryRecord, claimToken: string) => claimedOf(maps, d, claimToken);
 
   const methods: DispatchMethods = {
-    async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
+    async claimDeliveries({ now, leaseUntil, claimToken, limit, perEndpoint }) {
       const due: DeliveryRecord[] = [];
+      const held = new Map<string, number>();
       for (const id of pending) {
         const d = maps.deliveries.get(id);
-        if (d?.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) continue;
+        if (d?.status !== 'pending') continue;
         const claim = claims.get(id);
-        if (claim && claim.until >= now) continue;
+        if (claim && claim.until >= now) {
+          held.set(d.endpoint_id, (held.get(d.endpoint_id) ?? 0) + 1);
+          continue;
+        }
+        if (!d.next_attempt_at || d.next_attempt_at > now) continue;
         if (!maps.endpoints.get(d.endpoint_id)?.enabled) continue;
         due.push(d);
       }
-      due.sort((a, b) => ((a.next_attempt_at ?? '') < (b.next_attempt_at ?? '') ? -1 : (a.next_attempt_at ?? '') > (b.next_attempt_at ?? '') ? 1 : 0));
-      return due.slice(0, limit).map((d) => {
+      return fairClaimOrder(due, { limit, perEndpoint, held: (endpointId) => held.get(endpointId) ?? 0 }).map((d) => {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
         return claimed(d, claimToken) as ClaimedDelivery;
       });
