@@ -14,7 +14,7 @@ export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type
 export { createCompany, type NewCompany } from './domain/companies.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
-export { createEndpoint, type NewEndpoint } from './domain/webhook-endpoints.ts';
+export { createEndpoint, DEFAULT_MAX_WEBHOOK_ENDPOINTS, type NewEndpoint } from './domain/webhook-endpoints.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export { type CompanyClaims, type CompanyTokenClaims, createTokenService, hashToken, signCompanyToken, type TokenService } from './http/auth.ts';

@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company.
+         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. A company has at most 20 endpoints unless the server sets another cap; past it, a 409 with code `too_many_endpoints`. Takes the admin token, or a company token of this company.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1026,7 +1026,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -1912,7 +1912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2026,7 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2160,7 +2160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2686,7 +2686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2820,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2954,7 +2954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3088,7 +3088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3329,7 +3329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3539,7 +3539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3663,7 +3663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3898,7 +3898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4128,7 +4128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4244,7 +4244,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4380,7 +4380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4516,7 +4516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4752,7 +4752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
