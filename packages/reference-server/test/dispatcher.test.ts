@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { upsertOrder } from '../../runtime/src/domain/orders.ts';
 import type { CompanyRecord, EndpointRecord, Store } from '../../runtime/src/store/types.ts';
-import { createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
+import { answeredQuickly, createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import { createNodeTransport } from '../src/webhooks/node-transport.ts';
@@ -272,5 +272,17 @@ describe('shouldClaim', () => {
   it('claims nothing after a claim that came back short, nor with the window full', () => {
     expect(shouldClaim({ ...base, room: 200 })).toBe(false);
     expect(shouldClaim({ ...base, room: 0, news: true, backlog: true })).toBe(false);
+  });
+});
+
+describe('answeredQuickly', () => {
+  const bounds = { floor: 4, ceiling: 16 };
+  it('lets an endpoint have one more attempt in flight after a quick 2xx, up to its company share', () => {
+    expect(answeredQuickly(4, true, bounds)).toBe(5);
+    expect(answeredQuickly(16, true, bounds)).toBe(16);
+  });
+  it('takes it back to the endpoint limit after any other answer, or none', () => {
+    expect(answeredQuickly(12, false, bounds)).toBe(4);
+    expect(answeredQuickly(4, false, bounds)).toBe(4);
   });
 });

@@ -207,12 +207,20 @@ export interface DispatchPort {
    * same delivery (SKIP LOCKED on PostgreSQL).
    *
    * The order goes round the due endpoints (`fairClaimOrder` in shared.ts is the rule, which the SQL
-   * store's statement follows with a window function): each endpoint's due deliveries are ranked oldest due first (`next_attempt_at`, then id), and the
-   * claim takes every endpoint's first, then every endpoint's second..., oldest due first within a
-   * round. An endpoint never gets more than `perEndpoint` minus those of its deliveries that any
-   * claimer holds under a live lease, so one endpoint's backlog cannot fill a claimer's window.
+   * store's statement follows with window functions): each endpoint's due deliveries are ranked oldest
+   * due first (`next_attempt_at`, then id), and the claim takes every endpoint's first, then every
+   * endpoint's second..., oldest due first within a round. An endpoint gets at most `perEndpoint`, and a
+   * company at most `perCompany`, minus those of theirs that any claimer holds under a live lease, so one
+   * endpoint's or one company's backlog cannot fill a claimer's window.
    */
-  claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number; perEndpoint: number }): Promise<ClaimedDelivery[]>;
+  claimDeliveries(claim: {
+    now: string;
+    leaseUntil: string;
+    claimToken: string;
+    limit: number;
+    perEndpoint: number;
+    perCompany: number;
+  }): Promise<ClaimedDelivery[]>;
   /**
    * Records attempts and their outcomes, several in one write; gives the ids it recorded. An attempt
    * whose claim was lost to another dispatcher is left out (nothing written for it).

@@ -30,8 +30,11 @@ export interface DispatcherOptions {
   concurrency?: number;
   /**
    * Attempts to one endpoint waiting for an answer at once, so that a receiver that answers slowly or
-   * never holds no more of the slots than this. Default `DEFAULT_ENDPOINT_CONCURRENCY` (4). Claims
-   * take up to 4 x as many of an endpoint's deliveries, counting those every instance holds.
+   * never holds more of the slots than this. Default `DEFAULT_ENDPOINT_CONCURRENCY` (4). An endpoint
+   * whose receiver answers 2xx within a second gets one more after each such answer, up to its
+   * company's `companyConcurrency`, and this again after any other answer (see `answeredQuickly`).
+   * Claims take at most half the window (2 x `concurrency`) of one endpoint's, or one company's,
+   * deliveries, counting those every instance holds.
    */
   endpointConcurrency?: number;
   /**
@@ -77,6 +80,19 @@ export interface Dispatcher {
 /** The default of `endpointConcurrency`: attempts to one endpoint in flight at once. */
 export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
 
+/** An answer within this is quick: it lets an endpoint have one more attempt in flight (see answeredQuickly). */
+const QUICK_ANSWER_MS = 1000;
+
+/**
+ * How many attempts an endpoint may have in flight after one is answered: one more after a quick 2xx,
+ * up to `ceiling` (its company's share), so that a receiver that keeps up gets the slots it can use
+ * (the webhooks.delivery.rate row: one endpoint, thousands due); back to `floor`
+ * (`endpointConcurrency`) after a slow answer, an error or no answer, so a slow receiver holds no more.
+ */
+export function answeredQuickly(limit: number, quickly: boolean, { floor, ceiling }: { floor: number; ceiling: number }): number {
+  return quickly ? Math.min(Math.max(floor, ceiling), limit + 1) : floor;
+}
+
 /** Runs `f` after the I/O already queued (setImmediate in Node; a timer where there is none, as in browsers). */
 const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -116,6 +132,8 @@ interface Lane {
   queue: Queued[];
   /** Attempts waiting for an answer. */
   sending: number;
+  /** Attempts it may have waiting for an answer now (see `answeredQuickly`). */
+  limit: number;
   /** Deliveries held, from the claim until the attempt is recorded. */
   held: number;
 }
@@ -140,8 +158,13 @@ class WebhookDispatcher implements Dispatcher {
   private readonly concurrency: number;
   private readonly endpointConcurrency: number;
   private readonly companyConcurrency: number;
-  /** An endpoint's deliveries a claim may leave held at once, by every instance together. */
+  /**
+   * An endpoint's, and a company's, deliveries a claim may leave held at once by every instance
+   * together: half the window, so that one company's backlog leaves the other half to the others, and
+   * one endpoint that keeps up is claimed for in few statements (the webhooks.delivery.rate row).
+   */
   private readonly endpointHold: number;
+  private readonly companyHold: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
   private readonly jitter: number;
@@ -164,7 +187,7 @@ class WebhookDispatcher implements Dispatcher {
   private ring: Lane[] = [];
   private cursor = 0;
   private readonly companySending = new Map<string, number>();
-  // Endpoints whose last claim left them at `endpointHold`: more of theirs may be due, claimed once half of it is sent.
+  // Endpoints a claim left holding half their `endpointHold` or more: more of theirs may be due, claimed once they hold half or less.
   private readonly capped = new Set<string>();
   private running = false;
   private loop: Promise<void> | undefined;
@@ -194,7 +217,8 @@ class WebhookDispatcher implements Dispatcher {
     this.concurrency = options.concurrency ?? 64;
     this.endpointConcurrency = Math.max(1, options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY);
     this.companyConcurrency = Math.max(1, options.companyConcurrency ?? Math.max(this.endpointConcurrency, Math.ceil(this.concurrency / 4)));
-    this.endpointHold = 4 * this.endpointConcurrency;
+    this.endpointHold = 2 * this.concurrency;
+    this.companyHold = 2 * this.concurrency;
     this.timeoutMs = options.attemptTimeoutMs ?? 15_000;
     this.pollMs = options.pollIntervalMs ?? 1_000;
     this.jitter = options.jitter ?? 0.1;
@@ -334,14 +358,17 @@ class WebhookDispatcher implements Dispatcher {
         claimToken: this.leases.claimToken,
         limit: room,
         perEndpoint: this.endpointHold,
+        perCompany: this.companyHold,
       });
     } catch (err) {
       this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
     this.enqueue(claimed);
+    // An endpoint this claim gave deliveries to, holding half its share or more, may have more due than
+    // its share let the claim take (the webhooks.delivery.rate row: one endpoint, thousands due).
     for (const c of claimed) {
       const lane = this.lanes.get(c.endpoint.id);
-      if (lane && lane.held >= this.endpointHold) this.capped.add(lane.endpointId);
+      if (lane && lane.held >= this.endpointHold / 2) this.capped.add(lane.endpointId);
     }
     return claimed.length;
   }
@@ -353,7 +380,7 @@ class WebhookDispatcher implements Dispatcher {
       this.held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
       let lane = this.lanes.get(c.endpoint.id);
       if (!lane) {
-        lane = { endpointId: c.endpoint.id, company: c.delivery.company_uuid, queue: [], sending: 0, held: 0 };
+        lane = { endpointId: c.endpoint.id, company: c.delivery.company_uuid, queue: [], sending: 0, limit: this.endpointConcurrency, held: 0 };
         this.lanes.set(lane.endpointId, lane);
       }
       if (lane.queue.length === 0) this.ring.push(lane);
@@ -372,7 +399,7 @@ class WebhookDispatcher implements Dispatcher {
     for (let i = 0; i < count; i++) {
       const at = (this.cursor + i) % count;
       const lane = this.ring[at] as Lane;
-      if (lane.sending >= this.endpointConcurrency || (this.companySending.get(lane.company) ?? 0) >= this.companyConcurrency) continue;
+      if (lane.sending >= lane.limit || (this.companySending.get(lane.company) ?? 0) >= this.companyConcurrency) continue;
       const next = lane.queue.shift() as Queued;
       if (lane.queue.length === 0) {
         this.ring.splice(at, 1);
@@ -396,9 +423,10 @@ class WebhookDispatcher implements Dispatcher {
       lane.sending++;
       this.companySending.set(lane.company, (this.companySending.get(lane.company) ?? 0) + 1);
       let answered = false;
-      const freeSlot = () => {
+      const freeSlot = (quickly = false) => {
         if (answered) return;
         answered = true;
+        lane.limit = answeredQuickly(lane.limit, quickly, { floor: this.endpointConcurrency, ceiling: this.companyConcurrency });
         this.sending--;
         lane.sending--;
         const inCompany = (this.companySending.get(lane.company) ?? 1) - 1;
@@ -418,7 +446,7 @@ class WebhookDispatcher implements Dispatcher {
     }
   }
 
-  /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint half sent. */
+  /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint down to half its share. */
   private recorded(lane: Lane): void {
     lane.held--;
     if (lane.held <= 0 && lane.queue.length === 0 && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
@@ -433,7 +461,7 @@ class WebhookDispatcher implements Dispatcher {
    * records it and logs it. One function from the send to the record: the mock's caller who saw the
    * delivery arrive reads its record right after (see batchWrites).
    */
-  private async attempt(claimed: ClaimedDelivery, answered: () => void): Promise<void> {
+  private async attempt(claimed: ClaimedDelivery, answered: (quickly: boolean) => void): Promise<void> {
     const { delivery, endpoint, payload } = claimed;
     const started = this.clock.now();
     const body = JSON.stringify(payload);
@@ -474,7 +502,7 @@ class WebhookDispatcher implements Dispatcher {
       error,
     };
     const outcome = this.outcomeOf(record, retryAfterS);
-    answered();
+    answered(outcome.status === 'succeeded' && latencyMs < QUICK_ANSWER_MS);
     const kept = await this.finish(delivery.id, claimed.claimToken, outcome);
     this.logAttempt(claimed, outcome, kept);
   }

@@ -28,29 +28,37 @@ export type Listen = (channel: string, onNotify: () => void) => Promise<() => Pr
 /** Claims due deliveries with what sending them needs, in one statement (see DispatchPort.claimDeliveries). */
 async function claimDeliveries(
   db: StoreDatabase,
-  { now, leaseUntil, claimToken, limit, perEndpoint }: Parameters<DispatchPort['claimDeliveries']>[0],
+  { now, leaseUntil, claimToken, limit, perEndpoint, perCompany }: Parameters<DispatchPort['claimDeliveries']>[0],
 ): Promise<ClaimedDelivery[]> {
   // One statement, the runtime's fairClaimOrder (store/shared.ts) in SQL: rank each endpoint's due
-  // rows (its round), count what live leases hold of each endpoint, take round by round up to
-  // perEndpoint; then lock what it picked with SKIP LOCKED (FOR UPDATE cannot sit beside a window
-  // function), checking again that each row is still free, and lease it.
+  // rows (its round), count what live leases hold of each endpoint and company, keep an endpoint's
+  // rounds up to perEndpoint, then a company's in claim order up to perCompany; then lock what it
+  // picked with SKIP LOCKED (FOR UPDATE cannot sit beside a window function), checking again that each
+  // row is still free, and lease it.
   const result = await db.execute(sql`
-    WITH due AS (
-      SELECT d2.id, d2.endpoint_id, d2.next_attempt_at,
-             row_number() OVER (PARTITION BY d2.endpoint_id ORDER BY d2.next_attempt_at, d2.id) AS round
+    WITH held AS (
+      SELECT h.endpoint_id, h.company_uuid, count(*) AS n FROM deliveries AS h
+       WHERE h.status = 'pending' AND h.locked_until >= ${now}
+       GROUP BY h.endpoint_id, h.company_uuid),
+    due AS (
+      SELECT d2.id, d2.company_uuid, d2.next_attempt_at,
+             row_number() OVER (PARTITION BY d2.endpoint_id ORDER BY d2.next_attempt_at, d2.id) AS round,
+             coalesce((SELECT n FROM held WHERE held.endpoint_id = d2.endpoint_id), 0) AS endpoint_held
         FROM deliveries AS d2
         JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
        WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
          AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
          AND e2.enabled),
-    held AS (
-      SELECT h.endpoint_id, count(*) AS n FROM deliveries AS h
-       WHERE h.status = 'pending' AND h.locked_until >= ${now}
-       GROUP BY h.endpoint_id),
+    shared AS (
+      SELECT due.id, due.round, due.next_attempt_at,
+             row_number() OVER (PARTITION BY due.company_uuid ORDER BY due.round, due.next_attempt_at, due.id) AS in_company,
+             coalesce((SELECT sum(n) FROM held WHERE held.company_uuid = due.company_uuid), 0) AS company_held
+        FROM due
+       WHERE due.round + due.endpoint_held <= ${perEndpoint}),
     picked AS (
-      SELECT due.id FROM due LEFT JOIN held ON held.endpoint_id = due.endpoint_id
-       WHERE due.round + coalesce(held.n, 0) <= ${perEndpoint}
-       ORDER BY due.round, due.next_attempt_at, due.id
+      SELECT shared.id FROM shared
+       WHERE shared.in_company + shared.company_held <= ${perCompany}
+       ORDER BY shared.round, shared.next_attempt_at, shared.id
        LIMIT ${limit}),
     locked AS (
       SELECT d3.id FROM deliveries AS d3

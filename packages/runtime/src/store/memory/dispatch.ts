@@ -63,22 +63,31 @@ export function createMemoryDispatch(maps: DispatchMaps) {
   const claimed = (d: DeliveryRecord, claimToken: string) => claimedOf(maps, d, claimToken);
 
   const methods: DispatchMethods = {
-    async claimDeliveries({ now, leaseUntil, claimToken, limit, perEndpoint }) {
+    async claimDeliveries({ now, leaseUntil, claimToken, limit, perEndpoint, perCompany }) {
       const due: DeliveryRecord[] = [];
-      const held = new Map<string, number>();
+      const byEndpoint = new Map<string, number>();
+      const byCompany = new Map<string, number>();
       for (const id of pending) {
         const d = maps.deliveries.get(id);
         if (d?.status !== 'pending') continue;
         const claim = claims.get(id);
         if (claim && claim.until >= now) {
-          held.set(d.endpoint_id, (held.get(d.endpoint_id) ?? 0) + 1);
+          byEndpoint.set(d.endpoint_id, (byEndpoint.get(d.endpoint_id) ?? 0) + 1);
+          byCompany.set(d.company_uuid, (byCompany.get(d.company_uuid) ?? 0) + 1);
           continue;
         }
         if (!d.next_attempt_at || d.next_attempt_at > now) continue;
         if (!maps.endpoints.get(d.endpoint_id)?.enabled) continue;
         due.push(d);
       }
-      return fairClaimOrder(due, { limit, perEndpoint, held: (endpointId) => held.get(endpointId) ?? 0 }).map((d) => {
+      const shares = {
+        limit,
+        perEndpoint,
+        perCompany,
+        heldByEndpoint: (endpointId: string) => byEndpoint.get(endpointId) ?? 0,
+        heldByCompany: (companyUuid: string) => byCompany.get(companyUuid) ?? 0,
+      };
+      return fairClaimOrder(due, shares).map((d) => {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
         return claimed(d, claimToken) as ClaimedDelivery;
       });
