@@ -236,7 +236,8 @@ for (const [kind, via] of [
       const y = await setup(store, { url: fast.url }, { ...opts, pollIntervalMs: 60_000 });
       // The second dispatcher stops at once: the first alone sends both companies' deliveries.
       await y.dispatcher.stop(0);
-      for (let i = 0; i < 30; i++) await x.addOrder(`X-${i}`);
+      // More than the window (4 x concurrency): the writes lease X only its share of it, and leave the rest to claims.
+      for (let i = 0; i < 40; i++) await x.addOrder(`X-${i}`);
       await stalled.waitFor(2);
       for (let i = 0; i < 5; i++) await y.addOrder(`Y-${i}`);
       // A bound on a loaded machine's pace: with one queue, the fast receiver's deliveries waited behind the stalled one's for their 60 s timeout.

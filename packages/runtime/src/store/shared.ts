@@ -1,6 +1,6 @@
 /** Helpers both store implementations share, so memory and SQL agree on time formats and order. */
 import { sumAmounts } from '../money.ts';
-import type { ClaimedDelivery, DeliveryTaker, OrderRecord, PageRequest, PhoneOrders } from './types.ts';
+import type { ClaimedDelivery, DeliveryRecord, DeliveryTaker, OrderRecord, PageRequest, PhoneOrders } from './types.ts';
 
 /** A timestamp as ISO-8601 UTC with milliseconds (`2025-01-15T10:00:00.000Z`), whatever offset it came with. */
 export function iso(value: string): string {
@@ -99,10 +99,10 @@ export function takerSlot() {
       takers.add(taker);
       return () => void takers.delete(taker);
     },
-    /** A lease of `count` deliveries being written, from the first taker with room for them; null when none has. */
-    lease(count: number): WriteLease | null {
+    /** A lease of `deliveries` being written, from the first taker with room for them; null when none has. */
+    lease(deliveries: readonly DeliveryRecord[]): WriteLease | null {
       for (const taker of takers) {
-        const leaseUntil = taker.leaseUntil(count);
+        const leaseUntil = taker.leaseUntil(deliveries);
         if (leaseUntil) return { claimToken: taker.claimToken, leaseUntil };
       }
       return null;

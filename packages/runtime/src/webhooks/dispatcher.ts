@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import { type HostResolver, type Logger, silentLogger } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
 import { createLeases, type Leases } from '../leases.ts';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryTaker, Store } from '../store/types.ts';
+import type { AttemptOutcome, ClaimedDelivery, DeliveryRecord, DeliveryTaker, Store } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
 import { signedHeaders } from './sign.ts';
 import { fetchTransport, type WebhookTransport } from './transport.ts';
@@ -187,6 +187,7 @@ class WebhookDispatcher implements Dispatcher {
   private ring: Lane[] = [];
   private cursor = 0;
   private readonly companySending = new Map<string, number>();
+  private readonly companyHeld = new Map<string, number>();
   // Endpoints a claim left holding half their `endpointHold` or more: more of theirs may be due, claimed once they hold half or less.
   private readonly capped = new Set<string>();
   private running = false;
@@ -229,7 +230,7 @@ class WebhookDispatcher implements Dispatcher {
     this.window = 4 * this.concurrency;
     this.taker = {
       claimToken: this.leases.claimToken,
-      leaseUntil: (count) => (this.running && this.room() >= count ? this.leases.until() : null),
+      leaseUntil: (deliveries) => (this.running && this.mayTake(deliveries) ? this.leases.until() : null),
       take: (claimed) => {
         if (this.running) this.enqueue(claimed);
       },
@@ -263,6 +264,7 @@ class WebhookDispatcher implements Dispatcher {
     this.cursor = 0;
     this.lanes.clear();
     this.capped.clear();
+    this.companyHeld.clear();
     await Promise.race([Promise.allSettled([...this.held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
     if (this.ownLeases) this.leases.stop();
     await this.unsubscribe?.();
@@ -292,6 +294,25 @@ class WebhookDispatcher implements Dispatcher {
 
   private room(): number {
     return Math.max(0, this.window - this.held.size);
+  }
+
+  /**
+   * Whether it has room for `deliveries` a write in this process queues: in the window, and within the
+   * share a claim leaves their endpoint and their company (of what this instance holds), so that one
+   * company's writes cannot fill the window either.
+   */
+  private mayTake(deliveries: readonly DeliveryRecord[]): boolean {
+    if (this.room() < deliveries.length) return false;
+    const adding = new Map<string, number>();
+    for (const d of deliveries) {
+      for (const key of [`e:${d.endpoint_id}`, `c:${d.company_uuid}`]) adding.set(key, (adding.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of adding) {
+      const id = key.slice(2);
+      const held = key.startsWith('e:') ? (this.lanes.get(id)?.held ?? 0) : (this.companyHeld.get(id) ?? 0);
+      if (held + n > (key.startsWith('e:') ? this.endpointHold : this.companyHold)) return false;
+    }
+    return true;
   }
 
   /** An attempt was recorded: its place in the window is free, which alone claims nothing until enough are (see shouldClaim). */
@@ -386,6 +407,7 @@ class WebhookDispatcher implements Dispatcher {
       if (lane.queue.length === 0) this.ring.push(lane);
       lane.queue.push({ claimed: c, release });
       lane.held++;
+      this.companyHeld.set(lane.company, (this.companyHeld.get(lane.company) ?? 0) + 1);
     }
     this.pump();
   }
@@ -449,6 +471,9 @@ class WebhookDispatcher implements Dispatcher {
   /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint down to half its share. */
   private recorded(lane: Lane): void {
     lane.held--;
+    const inCompany = (this.companyHeld.get(lane.company) ?? 1) - 1;
+    if (inCompany > 0) this.companyHeld.set(lane.company, inCompany);
+    else this.companyHeld.delete(lane.company);
     if (lane.held <= 0 && lane.queue.length === 0 && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
     if (this.capped.has(lane.endpointId) && lane.held <= this.endpointHold / 2) {
       this.capped.delete(lane.endpointId);

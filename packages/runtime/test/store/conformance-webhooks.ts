@@ -144,12 +144,12 @@ export function describeWebhookConformance(store: CurrentStore): void {
       await store().createEndpoint(endpoint(co.uuid, 'wh_on', w.ctx.now));
       await store().createEndpoint(endpoint(co.uuid, 'wh_off', w.ctx.now, { enabled: false }));
       const taken: ClaimedDelivery[][] = [];
-      const asked: number[] = [];
+      const asked: string[][] = [];
       const leaseUntil = '2025-01-15T10:01:00.000Z';
       const stop = store().takeOnWrite({
         claimToken: 'dsp_here',
-        leaseUntil: (n) => {
-          asked.push(n);
+        leaseUntil: (deliveries) => {
+          asked.push(deliveries.map((d) => d.endpoint_id));
           return leaseUntil;
         },
         take: (c) => void taken.push(c),
@@ -164,7 +164,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
           await tx.appendEvent(event, [on, off]);
           expect(taken).toEqual([]);
         });
-        expect(asked).toEqual([2]);
+        expect(asked).toEqual([['wh_on', 'wh_off']]);
         // Those to an enabled endpoint, with what sending needs; the other one's lease lapses unused.
         expect(taken).toEqual([
           [
