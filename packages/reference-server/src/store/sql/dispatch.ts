@@ -40,20 +40,21 @@ async function claimDeliveries(
       SELECT h.endpoint_id, h.company_uuid, count(*) AS n FROM deliveries AS h
        WHERE h.status = 'pending' AND h.locked_until >= ${now}
        GROUP BY h.endpoint_id, h.company_uuid),
+    company_held AS (SELECT company_uuid, sum(n) AS n FROM held GROUP BY company_uuid),
     due AS (
-      SELECT d2.id, d2.company_uuid, d2.next_attempt_at,
-             row_number() OVER (PARTITION BY d2.endpoint_id ORDER BY d2.next_attempt_at, d2.id) AS round,
-             coalesce((SELECT n FROM held WHERE held.endpoint_id = d2.endpoint_id), 0) AS endpoint_held
+      SELECT d2.id, d2.company_uuid, d2.next_attempt_at, coalesce(he.n, 0) AS endpoint_held,
+             row_number() OVER (PARTITION BY d2.endpoint_id ORDER BY d2.next_attempt_at, d2.id) AS round
         FROM deliveries AS d2
         JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
+        LEFT JOIN held AS he ON he.endpoint_id = d2.endpoint_id
        WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
          AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
          AND e2.enabled),
     shared AS (
-      SELECT due.id, due.round, due.next_attempt_at,
-             row_number() OVER (PARTITION BY due.company_uuid ORDER BY due.round, due.next_attempt_at, due.id) AS in_company,
-             coalesce((SELECT sum(n) FROM held WHERE held.company_uuid = due.company_uuid), 0) AS company_held
+      SELECT due.id, due.round, due.next_attempt_at, coalesce(hc.n, 0) AS company_held,
+             row_number() OVER (PARTITION BY due.company_uuid ORDER BY due.round, due.next_attempt_at, due.id) AS in_company
         FROM due
+        LEFT JOIN company_held AS hc ON hc.company_uuid = due.company_uuid
        WHERE due.round + due.endpoint_held <= ${perEndpoint}),
     picked AS (
       SELECT shared.id FROM shared
