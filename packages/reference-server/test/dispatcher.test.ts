@@ -245,6 +245,29 @@ for (const [kind, via] of [
       expect(stalled.received).toHaveLength(2);
     }, 30_000);
 
+    it('gives the endpoints of one company together at most companyConcurrency attempts in flight', async () => {
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      const stalled = await startReceiver(() => ({ status: 200, after: held }));
+      const fast = await startReceiver();
+      cleanups.push(fast.close, stalled.close, async () => release());
+      const store = await makeStore();
+      const opts = { concurrency: 16, endpointConcurrency: 2, companyConcurrency: 3, attemptTimeoutMs: 60_000 };
+      const x = await setup(store, { url: `${stalled.url}/0` }, opts);
+      // Two more endpoints of the same company on the stalled receiver: every order goes to all three.
+      for (const n of [1, 2]) await store.createEndpoint({ ...x.ep, id: `${x.ep.id}_${n}`, url: `${stalled.url}/${n}` });
+      const y = await setup(store, { url: fast.url }, { ...opts, pollIntervalMs: 60_000 });
+      await y.dispatcher.stop(0);
+      for (let i = 0; i < 5; i++) await x.addOrder(`X-${i}`);
+      await stalled.waitFor(3);
+      for (let i = 0; i < 3; i++) await y.addOrder(`Y-${i}`);
+      await fast.waitFor(3, 15_000);
+      // Three endpoints could have 2 each; the company's share is 3.
+      expect(stalled.received).toHaveLength(3);
+    }, 30_000);
+
     it('refuses a target that resolves to a private address at delivery time', async () => {
       const receiver = await startReceiver();
       cleanups.push(receiver.close);
