@@ -38,7 +38,7 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
   405: { description: 'The path exists but not with this method.', example: 'Method not allowed' },
   409: {
     description:
-      'The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer).',
+      'The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer).',
     example: 'Campaign name already exists',
   },
   413: { description: 'The body is over 1 MB.', example: 'Request body is larger than 1048576 bytes' },

@@ -69,6 +69,10 @@ export type ErrorStatus = keyof typeof errorCodes;
 export const specificErrorCodes = {
   idempotency_key_reused: { status: 400, description: 'the Idempotency-Key was used before with another request' },
   idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running; retry after `Retry-After`' },
+  too_many_endpoints: {
+    status: 409,
+    description: 'the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first',
+  },
   database_unavailable: { status: 503, description: 'the database refuses connections or every connection stayed busy; retry after `Retry-After`' },
 } as const satisfies Record<string, { status: ErrorStatus; description: string }>;
 

@@ -300,11 +300,11 @@ export const operations = {
     path: '/api/v2/companies/{uuid}/webhooks',
     summary: 'Register a webhook endpoint',
     description:
-      'Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets.',
+      'Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. A company has at most 20 endpoints unless the server sets another cap; past it, a 409 with code `too_many_endpoints`.',
     params: CompanyParams,
     body: CreateWebhookBody,
     responses: { 201: { description: 'The endpoint, with its secret.', schema: WebhookEnvelope } },
-    errors: [400],
+    errors: [400, 409],
   }),
   listWebhooks: defineOperation({
     ...webhooksAdmin,

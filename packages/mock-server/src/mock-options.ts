@@ -37,6 +37,8 @@ export interface MockApiOptions {
   jwtSecret?: string;
   /** Requests a minute per company (its tokens together); default 0, no limit. */
   rateLimitPerMinute?: number;
+  /** Webhook endpoints a company may have; createWebhook answers 409 `too_many_endpoints` past it. Default 20, as on the server. */
+  maxWebhookEndpoints?: number;
   /**
    * The mock's time (campaign runs, token expiry, webhook timestamps and retries). `'manual'`: a clock
    * that starts at the real time and moves only with `mock.clock.set()` and `mock.clock.advance()`,
@@ -92,6 +94,7 @@ export function settingsOf(options: MockApiOptions) {
     adminTokenHash: hashToken(adminToken),
     rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
     webhookAllowPrivate: true,
+    ...(options.maxWebhookEndpoints === undefined ? {} : { maxWebhookEndpoints: options.maxWebhookEndpoints }),
   };
   return {
     baseUrl,

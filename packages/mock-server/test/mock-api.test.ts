@@ -149,6 +149,19 @@ describe('seed and reset', () => {
     // The same campaign name is free again.
     expect((await call('POST', `/agency/createCampaign?uuid=${mock.company.uuid}`, campaignBody('spring'))).status).toBe(201);
   });
+  it('caps webhook endpoints a company may have at maxWebhookEndpoints, counting the one its webhooks option made', async () => {
+    const mock = mockWith({ maxWebhookEndpoints: 2, webhooks: {} });
+    const create = (url: string) =>
+      mock.fetch(`/api/v2/companies/${mock.company.uuid}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+    expect((await create('https://hooks.partner.example/one')).status).toBe(201);
+    const over = await create('https://hooks.partner.example/two');
+    expect(over.status).toBe(409);
+    expect(((await over.json()) as { code: string }).code).toBe('too_many_endpoints');
+  });
   it('answers after reset() and restore() as a new mock would: companies made since are unknown, rate limits start afresh', async () => {
     const mock = mockWith({ rateLimitPerMinute: 2 });
     const snap = mock.snapshot();

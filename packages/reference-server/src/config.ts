@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SCHEDULE } from '@engagekit/runtime';
+import { DEFAULT_ENDPOINT_CONCURRENCY, DEFAULT_MAX_WEBHOOK_ENDPOINTS, DEFAULT_RETRY_SCHEDULE } from '@engagekit/runtime';
 import * as z from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no', ''], 'must be 1 or 0 (true or false)').transform((v) => v === '1' || v === 'true' || v === 'yes');
@@ -34,6 +34,8 @@ export const EnvSchema = z.object({
     .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'must be comma-separated seconds, e.g. 0,5,300,1800,7200')
     .transform((s) => s.split(',').map((x) => Number(x.trim())))
     .default([...DEFAULT_RETRY_SCHEDULE]),
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(1, 1024).default(DEFAULT_ENDPOINT_CONCURRENCY),
+  WEBHOOK_MAX_ENDPOINTS: int(1, 100_000).default(DEFAULT_MAX_WEBHOOK_ENDPOINTS),
   SCHEDULER_INTERVAL_MS: int(10, 3_600_000).default(1000),
   CAMPAIGN_CHUNK_SIZE: int(1, 100_000).default(1000),
   CAMPAIGN_CHUNK_CONCURRENCY: int(1, 256).default(4),

@@ -145,7 +145,14 @@ export async function startServer(
   const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const runtime = createRuntime({
     store,
-    config: { jwtSecret, adminTokenHash, rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE, version },
+    config: {
+      jwtSecret,
+      adminTokenHash,
+      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      maxWebhookEndpoints: config.WEBHOOK_MAX_ENDPOINTS,
+      version,
+    },
     logger,
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     pages: (app, pageHeaders) => {
@@ -160,7 +167,7 @@ export async function startServer(
             baseUrl: config.WHATSAPP_API_URL,
           })
         : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE, latencyMs: config.SIMULATED_LATENCY_MS }),
-    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, transport: webhookTransport },
+    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY, transport: webhookTransport },
     campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS, chunkSize: config.CAMPAIGN_CHUNK_SIZE, concurrency: config.CAMPAIGN_CHUNK_CONCURRENCY },
     leaseMs: config.LEASE_MS,
   });

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { upsertOrder } from '../../runtime/src/domain/orders.ts';
 import type { CompanyRecord, EndpointRecord, Store } from '../../runtime/src/store/types.ts';
-import { createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
+import { answeredQuickly, createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';
 import { createNodeTransport } from '../src/webhooks/node-transport.ts';
@@ -221,6 +221,53 @@ for (const [kind, via] of [
       for (const secret of [oldSecret, newSecret]) expect(() => new Webhook(secret).verify(r?.body ?? '', r?.headers as Record<string, string>)).not.toThrow();
     });
 
+    it('keeps a receiver that never answers to its endpoint limit, and sends the deliveries of another company meanwhile', async () => {
+      // The stalled receiver answers only when the test is over, and then to no one (its connections are gone).
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      const stalled = await startReceiver(() => ({ status: 200, after: held }));
+      const fast = await startReceiver();
+      cleanups.push(fast.close, stalled.close, async () => release());
+      const store = await makeStore();
+      const opts = { concurrency: 8, endpointConcurrency: 2, attemptTimeoutMs: 60_000 };
+      const x = await setup(store, { url: stalled.url }, opts);
+      const y = await setup(store, { url: fast.url }, { ...opts, pollIntervalMs: 60_000 });
+      // The second dispatcher stops at once: the first alone sends both companies' deliveries.
+      await y.dispatcher.stop(0);
+      // More than the window (4 x concurrency): the writes lease X only its share of it, and leave the rest to claims.
+      for (let i = 0; i < 40; i++) await x.addOrder(`X-${i}`);
+      await stalled.waitFor(2);
+      for (let i = 0; i < 5; i++) await y.addOrder(`Y-${i}`);
+      // A bound on a loaded machine's pace: with one queue, the fast receiver's deliveries waited behind the stalled one's for their 60 s timeout.
+      await fast.waitFor(5, 15_000);
+      expect(stalled.received).toHaveLength(2);
+    }, 30_000);
+
+    it('gives the endpoints of one company together at most companyConcurrency attempts in flight', async () => {
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      const stalled = await startReceiver(() => ({ status: 200, after: held }));
+      const fast = await startReceiver();
+      cleanups.push(fast.close, stalled.close, async () => release());
+      const store = await makeStore();
+      const opts = { concurrency: 16, endpointConcurrency: 2, companyConcurrency: 3, attemptTimeoutMs: 60_000 };
+      const x = await setup(store, { url: `${stalled.url}/0` }, opts);
+      // Two more endpoints of the same company on the stalled receiver: every order goes to all three.
+      for (const n of [1, 2]) await store.createEndpoint({ ...x.ep, id: `${x.ep.id}_${n}`, url: `${stalled.url}/${n}` });
+      const y = await setup(store, { url: fast.url }, { ...opts, pollIntervalMs: 60_000 });
+      await y.dispatcher.stop(0);
+      for (let i = 0; i < 5; i++) await x.addOrder(`X-${i}`);
+      await stalled.waitFor(3);
+      for (let i = 0; i < 3; i++) await y.addOrder(`Y-${i}`);
+      await fast.waitFor(3, 15_000);
+      // Three endpoints could have 2 each; the company's share is 3.
+      expect(stalled.received).toHaveLength(3);
+    }, 30_000);
+
     it('refuses a target that resolves to a private address at delivery time', async () => {
       const receiver = await startReceiver();
       cleanups.push(receiver.close);
@@ -249,5 +296,17 @@ describe('shouldClaim', () => {
   it('claims nothing after a claim that came back short, nor with the window full', () => {
     expect(shouldClaim({ ...base, room: 200 })).toBe(false);
     expect(shouldClaim({ ...base, room: 0, news: true, backlog: true })).toBe(false);
+  });
+});
+
+describe('answeredQuickly', () => {
+  const bounds = { floor: 4, ceiling: 16 };
+  it('lets an endpoint have one more attempt in flight after a quick 2xx, up to its company share', () => {
+    expect(answeredQuickly(4, true, bounds)).toBe(5);
+    expect(answeredQuickly(16, true, bounds)).toBe(16);
+  });
+  it('takes it back to the endpoint limit after any other answer, or none', () => {
+    expect(answeredQuickly(12, false, bounds)).toBe(4);
+    expect(answeredQuickly(4, false, bounds)).toBe(4);
   });
 });

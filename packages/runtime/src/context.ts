@@ -16,6 +16,8 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Allow loopback and private webhook targets (tests, development). */
   webhookAllowPrivate: boolean;
+  /** Webhook endpoints a company may have; createWebhook answers 409 `too_many_endpoints` past it. Default `DEFAULT_MAX_WEBHOOK_ENDPOINTS` (20). */
+  maxWebhookEndpoints?: number;
   /** Check every answer against the contract and fail loudly when it breaks it (tests). */
   validateResponses?: boolean;
   /** The version /api/v2/health reports. */

@@ -15,7 +15,7 @@ export { createCompany, type NewCompany } from './domain/companies.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
-export { createEndpoint, type NewEndpoint } from './domain/webhook-endpoints.ts';
+export { createEndpoint, DEFAULT_MAX_WEBHOOK_ENDPOINTS, type NewEndpoint } from './domain/webhook-endpoints.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export {
@@ -38,6 +38,6 @@ export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/store.ts';
 export * from './store/types.ts';
-export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
+export { createDispatcher, DEFAULT_ENDPOINT_CONCURRENCY, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';
 export { EXCERPT_BYTES, fetchTransport, type WebhookAnswer, type WebhookPost, type WebhookTransport } from './webhooks/transport.ts';

@@ -440,6 +440,21 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect((await call('DELETE', `/api/v2/companies/${A().uuid}/webhooks/${id}`, { token: A().token })).status).toBe(200);
       });
 
+      it('answers 409 too_many_endpoints past 20 endpoints of a company, however many are asked for at once', async () => {
+        const c = await makeCompany('capped');
+        const base = `/api/v2/companies/${c.uuid}/webhooks`;
+        const made = await Promise.all(Array.from({ length: 25 }, (_, i) => admin('POST', base, { url: `https://hooks.partner.example/${i}` })));
+        expect(made.filter((r) => r.status === 201)).toHaveLength(20);
+        const refused = made.filter((r) => r.status !== 201);
+        expect(refused.map((r) => [r.status, r.json.code])).toEqual(Array.from({ length: 5 }, () => [409, 'too_many_endpoints']));
+        expect(((await admin('GET', `${base}?limit=100`)).json.data as unknown[]).length).toBe(20);
+        // One deleted, one more may be made.
+        const first = made.find((r) => r.status === 201)?.json.data as { id: string };
+        expect((await admin('DELETE', `${base}/${first.id}`)).status).toBe(200);
+        expect((await admin('POST', base, { url: 'https://hooks.partner.example/again' })).status).toBe(201);
+        expect((await admin('POST', base, { url: 'https://hooks.partner.example/over' })).status).toBe(409);
+      });
+
       it('refuses a webhook URL that is not http(s), naming the field', async () => {
         const r = await admin('POST', `/api/v2/companies/${A().uuid}/webhooks`, { url: 'ftp://files.example/x' });
         expect(r.status).toBe(400);

@@ -5,7 +5,17 @@
 import type { EventType } from '@engagekit/contract';
 import type { HostResolver } from '../context.ts';
 import { iso } from '../store/shared.ts';
-import type { CompanyRecord, DeliveryRecord, EndpointRecord, EventRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+import {
+  type CompanyRecord,
+  type DeliveryRecord,
+  type EndpointRecord,
+  type EventRecord,
+  exclusive,
+  type Page,
+  type PageRequest,
+  type Store,
+  type WriteContext,
+} from '../store/types.ts';
 import { newOrderRecord, orderSnapshot } from './orders.ts';
 import { newWebhookSecret } from './secrets.ts';
 import { webhookTargetProblem } from './webhook-target.ts';
@@ -33,7 +43,11 @@ export function targetProblem(url: string, policy: TargetPolicy): Promise<string
   return webhookTargetProblem(url, { allowPrivate: policy.allowPrivate, resolve: policy.resolve });
 }
 
-/** A new endpoint of the company, with a secret of its own: the one way endpoints are made. The URL must pass `targetProblem` first. */
+/**
+ * A new endpoint of the company, with a secret of its own: the one way endpoints are made. Without the
+ * cap's check: for the deployment's own endpoint (the mock's); the API registers through `registerEndpoint`.
+ * The URL must pass `targetProblem` first.
+ */
 export function createEndpoint(store: Store, write: WriteContext, company: CompanyRecord, endpoint: NewEndpoint): Promise<EndpointRecord> {
   return store.createEndpoint({
     id: write.newId('wh'),
@@ -47,6 +61,33 @@ export function createEndpoint(store: Store, write: WriteContext, company: Compa
     previous_secrets: [],
     created_at: write.now,
     updated_at: write.now,
+  });
+}
+
+/** Webhook endpoints a company may have unless the deployment sets another cap. */
+export const DEFAULT_MAX_WEBHOOK_ENDPOINTS = 20;
+
+/** What registering an endpoint came to: the endpoint, or the company's cap, which it has reached. */
+export type EndpointRegistration = { outcome: 'created'; endpoint: EndpointRecord } | { outcome: 'too_many_endpoints'; max: number };
+
+/**
+ * A new endpoint of the company, as the API makes one: refused once the company has `max` endpoints
+ * (enabled or not), so that one company's receivers cannot take every delivery slot. The count and the
+ * write hold the company's endpoint lock, so requests at once on several instances cannot pass the cap.
+ * The URL must pass `targetProblem` first.
+ */
+export function registerEndpoint(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  endpoint: NewEndpoint,
+  max: number = DEFAULT_MAX_WEBHOOK_ENDPOINTS,
+): Promise<EndpointRegistration> {
+  return store.transaction(async (tx) => {
+    await tx.lock([exclusive(`webhook-endpoints:${company.uuid}`)]);
+    const { total } = await tx.listEndpoints(company.uuid, { page: 1, limit: 1 });
+    if (total >= max) return { outcome: 'too_many_endpoints', max };
+    return { outcome: 'created', endpoint: await createEndpoint(tx, write, company, endpoint) };
   });
 }
 

@@ -1,11 +1,12 @@
 import type { RequestContext } from '../context.ts';
 import {
-  createEndpoint,
+  DEFAULT_MAX_WEBHOOK_ENDPOINTS,
   deleteEndpoint,
   getEndpoint,
   listDeliveries,
   listEndpoints,
   redeliver,
+  registerEndpoint,
   rotateSecret,
   sendTestEvent,
   type TargetPolicy,
@@ -48,7 +49,13 @@ export const webhookHandlers: HandlersFor<
 > = {
   async createWebhook({ company, body, ctx }) {
     await checkTarget(body.url, ctx);
-    const endpoint = await createEndpoint(ctx.store, ctx.write, company, body);
+    const registered = await registerEndpoint(ctx.store, ctx.write, company, body, ctx.config.maxWebhookEndpoints ?? DEFAULT_MAX_WEBHOOK_ENDPOINTS);
+    if (registered.outcome === 'too_many_endpoints') {
+      throw new HttpError(409, `This company has ${registered.max} webhook endpoints, as many as the server allows: delete one first.`, {
+        code: 'too_many_endpoints',
+      });
+    }
+    const { endpoint } = registered;
     return { status: 201, body: { success: true, message: 'Webhook created.', data: presentEndpoint(endpoint) } };
   },
 

@@ -225,11 +225,25 @@ export interface WebhookPort {
 export interface DispatchPort {
   /**
    * Claims up to `limit` due deliveries: pending, `next_attempt_at <= now`, not claimed by a live
-   * lease, to an enabled endpoint; oldest due first. Claimed rows carry `claimToken` and are leased
-   * until `leaseUntil`: if the claimer dies, they are due again when the lease runs out. Concurrent
-   * claimers never get the same delivery (SKIP LOCKED on PostgreSQL).
+   * lease, to an enabled endpoint. Claimed rows carry `claimToken` and are leased until `leaseUntil`:
+   * if the claimer dies, they are due again when the lease runs out. Concurrent claimers never get the
+   * same delivery (SKIP LOCKED on PostgreSQL).
+   *
+   * The order goes round the due endpoints (`fairClaimOrder` in shared.ts is the rule, which the SQL
+   * store's statement follows with window functions): each endpoint's due deliveries are ranked oldest
+   * due first (`next_attempt_at`, then id), and the claim takes every endpoint's first, then every
+   * endpoint's second..., oldest due first within a round. An endpoint gets at most `perEndpoint`, and a
+   * company at most `perCompany`, minus those of theirs that any claimer holds under a live lease, so one
+   * endpoint's or one company's backlog cannot fill a claimer's window.
    */
-  claimDeliveries(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedDelivery[]>;
+  claimDeliveries(claim: {
+    now: string;
+    leaseUntil: string;
+    claimToken: string;
+    limit: number;
+    perEndpoint: number;
+    perCompany: number;
+  }): Promise<ClaimedDelivery[]>;
   /**
    * Records attempts and their outcomes, several in one write; gives the ids it recorded. An attempt
    * whose claim was lost to another dispatcher is left out (nothing written for it).

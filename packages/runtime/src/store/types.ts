@@ -171,8 +171,8 @@ export interface ClaimedDelivery {
  */
 export interface DeliveryTaker {
   claimToken: string;
-  /** The end of the lease of `count` deliveries being written now; null leaves them to a later claim (it has no room). */
-  leaseUntil(count: number): string | null;
+  /** The end of the lease of `deliveries` being written now; null leaves them to a later claim (it has no room for them). */
+  leaseUntil(deliveries: readonly DeliveryRecord[]): string | null;
   /** Once the write that leased them commits: those of them to an enabled endpoint, with what sending needs. */
   take(claimed: ClaimedDelivery[]): void;
 }

@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import { type HostResolver, type Logger, silentLogger } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
 import { createLeases, type Leases } from '../leases.ts';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryTaker, Store } from '../store/types.ts';
+import type { AttemptOutcome, ClaimedDelivery, DeliveryRecord, DeliveryTaker, Store } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
 import { signedHeaders } from './sign.ts';
 import { fetchTransport, type WebhookTransport } from './transport.ts';
@@ -28,6 +28,21 @@ export interface DispatcherOptions {
   transport?: WebhookTransport;
   /** Attempts waiting for an answer at once. Default 64; up to 4 x as many deliveries are claimed ahead of sending. */
   concurrency?: number;
+  /**
+   * Attempts to one endpoint waiting for an answer at once, so that a receiver that answers slowly or
+   * never holds more of the slots than this. Default `DEFAULT_ENDPOINT_CONCURRENCY` (4). An endpoint
+   * whose receiver answers 2xx within a second gets one more after each such answer, up to its
+   * company's `companyConcurrency`, and this again after any other answer (see `answeredQuickly`).
+   * Claims take at most half the window (2 x `concurrency`) of one endpoint's, or one company's,
+   * deliveries, counting those every instance holds.
+   */
+  endpointConcurrency?: number;
+  /**
+   * Attempts to one company's endpoints waiting for an answer at once, so that a company's many slow
+   * endpoints leave the other companies most slots. Default: a quarter of `concurrency`, at least
+   * `endpointConcurrency`.
+   */
+  companyConcurrency?: number;
   /** Time allowed for one attempt. Default 15 s. */
   attemptTimeoutMs?: number;
   /**
@@ -62,6 +77,22 @@ export interface Dispatcher {
   settle(): Promise<void>;
 }
 
+/** The default of `endpointConcurrency`: attempts to one endpoint in flight at once. */
+export const DEFAULT_ENDPOINT_CONCURRENCY = 4;
+
+/** An answer within this is quick: it lets an endpoint have one more attempt in flight (see answeredQuickly). */
+const QUICK_ANSWER_MS = 1000;
+
+/**
+ * How many attempts an endpoint may have in flight after one is answered: one more after a quick 2xx,
+ * up to `ceiling` (its company's share), so that a receiver that keeps up gets the slots it can use
+ * (the webhooks.delivery.rate row: one endpoint, thousands due); back to `floor`
+ * (`endpointConcurrency`) after a slow answer, an error or no answer, so a slow receiver holds no more.
+ */
+export function answeredQuickly(limit: number, quickly: boolean, { floor, ceiling }: { floor: number; ceiling: number }): number {
+  return quickly ? Math.min(Math.max(floor, ceiling), limit + 1) : floor;
+}
+
 /** Runs `f` after the I/O already queued (setImmediate in Node; a timer where there is none, as in browsers). */
 const soon: (f: () => void) => void = typeof setImmediate === 'function' ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
@@ -88,6 +119,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return new WebhookDispatcher(options);
 }
 
+/** A claimed delivery waiting for a slot, and what frees its place in the window. */
+interface Queued {
+  claimed: ClaimedDelivery;
+  release: () => void;
+}
+
+/** One endpoint's deliveries held by the dispatcher: those waiting for a slot, and counts. */
+interface Lane {
+  endpointId: string;
+  company: string;
+  queue: Queued[];
+  /** Attempts waiting for an answer. */
+  sending: number;
+  /** Attempts it may have waiting for an answer now (see `answeredQuickly`). */
+  limit: number;
+  /** Deliveries held, from the claim until the attempt is recorded. */
+  held: number;
+}
+
 /** A finished attempt waiting to be written, and who waits for the write. */
 interface PendingWrite {
   id: string;
@@ -106,6 +156,15 @@ class WebhookDispatcher implements Dispatcher {
   private readonly allowPrivate: boolean;
   private readonly resolveHost: HostResolver | undefined;
   private readonly concurrency: number;
+  private readonly endpointConcurrency: number;
+  private readonly companyConcurrency: number;
+  /**
+   * An endpoint's, and a company's, deliveries a claim may leave held at once by every instance
+   * together: half the window, so that one company's backlog leaves the other half to the others, and
+   * one endpoint that keeps up is claimed for in few statements (the webhooks.delivery.rate row).
+   */
+  private readonly endpointHold: number;
+  private readonly companyHold: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
   private readonly jitter: number;
@@ -115,14 +174,22 @@ class WebhookDispatcher implements Dispatcher {
   private readonly leases: Leases;
 
   // Claimed deliveries, until their attempt is recorded (their leases are renewed with the instance's): stop() waits for
-  // them. Of those, `queue` waits for a slot and `sending` (at most `concurrency`) waits for an answer;
-  // a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
+  // them. Of those, each endpoint's lane queues those waiting for a slot, and `sending` (at most `concurrency`) wait for
+  // an answer; a slot frees once the answer is in, before the attempt is recorded. It holds at most `window`, and
   // claims the next batch while half the window is still queued or in flight, so neither the claim's
   // round trip nor the recording holds sending up.
   private readonly window: number;
   private readonly held = new Map<string, Promise<void>>();
-  private queue: { claimed: ClaimedDelivery; release: () => void }[] = [];
   private sending = 0;
+  // Slots go round the lanes with queued deliveries (`ring`, from `cursor`), each endpoint and company under its
+  // limit: a slow endpoint's queue never blocks another's (no head-of-line blocking).
+  private readonly lanes = new Map<string, Lane>();
+  private ring: Lane[] = [];
+  private cursor = 0;
+  private readonly companySending = new Map<string, number>();
+  private readonly companyHeld = new Map<string, number>();
+  // Endpoints a claim left holding half their `endpointHold` or more: more of theirs may be due, claimed once they hold half or less.
+  private readonly capped = new Set<string>();
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -149,6 +216,10 @@ class WebhookDispatcher implements Dispatcher {
     this.allowPrivate = options.allowPrivate ?? false;
     this.resolveHost = options.resolveHost;
     this.concurrency = options.concurrency ?? 64;
+    this.endpointConcurrency = Math.max(1, options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY);
+    this.companyConcurrency = Math.max(1, options.companyConcurrency ?? Math.max(this.endpointConcurrency, Math.ceil(this.concurrency / 4)));
+    this.endpointHold = 2 * this.concurrency;
+    this.companyHold = 2 * this.concurrency;
     this.timeoutMs = options.attemptTimeoutMs ?? 15_000;
     this.pollMs = options.pollIntervalMs ?? 1_000;
     this.jitter = options.jitter ?? 0.1;
@@ -159,7 +230,7 @@ class WebhookDispatcher implements Dispatcher {
     this.window = 4 * this.concurrency;
     this.taker = {
       claimToken: this.leases.claimToken,
-      leaseUntil: (count) => (this.running && this.room() >= count ? this.leases.until() : null),
+      leaseUntil: (deliveries) => (this.running && this.mayTake(deliveries) ? this.leases.until() : null),
       take: (claimed) => {
         if (this.running) this.enqueue(claimed);
       },
@@ -182,11 +253,18 @@ class WebhookDispatcher implements Dispatcher {
     this.wake();
     await this.loop;
     // Queued attempts never start: their claims lapse within a lease, when any dispatcher sends them.
-    for (const { claimed, release } of this.queue) {
-      this.held.delete(claimed.delivery.id);
-      release();
+    for (const lane of this.ring) {
+      for (const { claimed, release } of lane.queue) {
+        this.held.delete(claimed.delivery.id);
+        release();
+      }
+      lane.queue = [];
     }
-    this.queue = [];
+    this.ring = [];
+    this.cursor = 0;
+    this.lanes.clear();
+    this.capped.clear();
+    this.companyHeld.clear();
     await Promise.race([Promise.allSettled([...this.held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
     if (this.ownLeases) this.leases.stop();
     await this.unsubscribe?.();
@@ -216,6 +294,25 @@ class WebhookDispatcher implements Dispatcher {
 
   private room(): number {
     return Math.max(0, this.window - this.held.size);
+  }
+
+  /**
+   * Whether it has room for `deliveries` a write in this process queues: in the window, and within the
+   * share a claim leaves their endpoint and their company (of what this instance holds), so that one
+   * company's writes cannot fill the window either.
+   */
+  private mayTake(deliveries: readonly DeliveryRecord[]): boolean {
+    if (this.room() < deliveries.length) return false;
+    const adding = new Map<string, number>();
+    for (const d of deliveries) {
+      for (const key of [`e:${d.endpoint_id}`, `c:${d.company_uuid}`]) adding.set(key, (adding.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of adding) {
+      const id = key.slice(2);
+      const held = key.startsWith('e:') ? (this.lanes.get(id)?.held ?? 0) : (this.companyHeld.get(id) ?? 0);
+      if (held + n > (key.startsWith('e:') ? this.endpointHold : this.companyHold)) return false;
+    }
+    return true;
   }
 
   /** An attempt was recorded: its place in the window is free, which alone claims nothing until enough are (see shouldClaim). */
@@ -281,36 +378,82 @@ class WebhookDispatcher implements Dispatcher {
         leaseUntil: this.leases.until(),
         claimToken: this.leases.claimToken,
         limit: room,
+        perEndpoint: this.endpointHold,
+        perCompany: this.companyHold,
       });
     } catch (err) {
       this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
     this.enqueue(claimed);
+    // An endpoint this claim gave deliveries to, holding half its share or more, may have more due than
+    // its share let the claim take (the webhooks.delivery.rate row: one endpoint, thousands due).
+    for (const c of claimed) {
+      const lane = this.lanes.get(c.endpoint.id);
+      if (lane && lane.held >= this.endpointHold / 2) this.capped.add(lane.endpointId);
+    }
     return claimed.length;
   }
 
-  /** Holds claimed deliveries and queues an attempt of each. */
+  /** Holds claimed deliveries and queues an attempt of each in its endpoint's lane. */
   private enqueue(claimed: readonly ClaimedDelivery[]): void {
     for (const c of claimed) {
       let release = () => {};
       this.held.set(c.delivery.id, new Promise<void>((r) => (release = r)));
-      this.queue.push({ claimed: c, release });
+      let lane = this.lanes.get(c.endpoint.id);
+      if (!lane) {
+        lane = { endpointId: c.endpoint.id, company: c.delivery.company_uuid, queue: [], sending: 0, limit: this.endpointConcurrency, held: 0 };
+        this.lanes.set(lane.endpointId, lane);
+      }
+      if (lane.queue.length === 0) this.ring.push(lane);
+      lane.queue.push({ claimed: c, release });
+      lane.held++;
+      this.companyHeld.set(lane.company, (this.companyHeld.get(lane.company) ?? 0) + 1);
     }
     this.pump();
   }
 
-  /** Starts queued attempts while a slot is free. */
+  /**
+   * The next queued delivery that may have a slot: going round the lanes from the last one served,
+   * the first whose endpoint and company are under their limits. Null when none may.
+   */
+  private nextQueued(): { lane: Lane; next: Queued } | null {
+    const count = this.ring.length;
+    for (let i = 0; i < count; i++) {
+      const at = (this.cursor + i) % count;
+      const lane = this.ring[at] as Lane;
+      if (lane.sending >= lane.limit || (this.companySending.get(lane.company) ?? 0) >= this.companyConcurrency) continue;
+      const next = lane.queue.shift() as Queued;
+      if (lane.queue.length === 0) {
+        this.ring.splice(at, 1);
+        this.cursor = this.ring.length === 0 ? 0 : at % this.ring.length;
+      } else {
+        this.cursor = (at + 1) % count;
+      }
+      return { lane, next };
+    }
+    return null;
+  }
+
+  /** Starts queued attempts while a slot is free, round the lanes (see nextQueued). */
   private pump(): void {
     while (this.sending < this.concurrency) {
-      const next = this.queue.shift();
-      if (!next) return;
+      const picked = this.nextQueued();
+      if (!picked) return;
+      const { lane, next } = picked;
       const id = next.claimed.delivery.id;
       this.sending++;
+      lane.sending++;
+      this.companySending.set(lane.company, (this.companySending.get(lane.company) ?? 0) + 1);
       let answered = false;
-      const freeSlot = () => {
+      const freeSlot = (quickly = false) => {
         if (answered) return;
         answered = true;
+        lane.limit = answeredQuickly(lane.limit, quickly, { floor: this.endpointConcurrency, ceiling: this.companyConcurrency });
         this.sending--;
+        lane.sending--;
+        const inCompany = (this.companySending.get(lane.company) ?? 1) - 1;
+        if (inCompany > 0) this.companySending.set(lane.company, inCompany);
+        else this.companySending.delete(lane.company);
         this.pump();
       };
       this.attempt(next.claimed, freeSlot)
@@ -318,9 +461,23 @@ class WebhookDispatcher implements Dispatcher {
         .finally(() => {
           freeSlot();
           this.held.delete(id);
+          this.recorded(lane);
           next.release();
           this.nudge();
         });
+    }
+  }
+
+  /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint down to half its share. */
+  private recorded(lane: Lane): void {
+    lane.held--;
+    const inCompany = (this.companyHeld.get(lane.company) ?? 1) - 1;
+    if (inCompany > 0) this.companyHeld.set(lane.company, inCompany);
+    else this.companyHeld.delete(lane.company);
+    if (lane.held <= 0 && lane.queue.length === 0 && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
+    if (this.capped.has(lane.endpointId) && lane.held <= this.endpointHold / 2) {
+      this.capped.delete(lane.endpointId);
+      this.news = true;
     }
   }
 
@@ -329,7 +486,7 @@ class WebhookDispatcher implements Dispatcher {
    * records it and logs it. One function from the send to the record: the mock's caller who saw the
    * delivery arrive reads its record right after (see batchWrites).
    */
-  private async attempt(claimed: ClaimedDelivery, answered: () => void): Promise<void> {
+  private async attempt(claimed: ClaimedDelivery, answered: (quickly: boolean) => void): Promise<void> {
     const { delivery, endpoint, payload } = claimed;
     const started = this.clock.now();
     const body = JSON.stringify(payload);
@@ -370,7 +527,7 @@ class WebhookDispatcher implements Dispatcher {
       error,
     };
     const outcome = this.outcomeOf(record, retryAfterS);
-    answered();
+    answered(outcome.status === 'succeeded' && latencyMs < QUICK_ANSWER_MS);
     const kept = await this.finish(delivery.id, claimed.claimToken, outcome);
     this.logAttempt(claimed, outcome, kept);
   }

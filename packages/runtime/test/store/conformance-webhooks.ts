@@ -144,12 +144,12 @@ export function describeWebhookConformance(store: CurrentStore): void {
       await store().createEndpoint(endpoint(co.uuid, 'wh_on', w.ctx.now));
       await store().createEndpoint(endpoint(co.uuid, 'wh_off', w.ctx.now, { enabled: false }));
       const taken: ClaimedDelivery[][] = [];
-      const asked: number[] = [];
+      const asked: string[][] = [];
       const leaseUntil = '2025-01-15T10:01:00.000Z';
       const stop = store().takeOnWrite({
         claimToken: 'dsp_here',
-        leaseUntil: (n) => {
-          asked.push(n);
+        leaseUntil: (deliveries) => {
+          asked.push(deliveries.map((d) => d.endpoint_id));
           return leaseUntil;
         },
         take: (c) => void taken.push(c),
@@ -164,7 +164,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
           await tx.appendEvent(event, [on, off]);
           expect(taken).toEqual([]);
         });
-        expect(asked).toEqual([2]);
+        expect(asked).toEqual([['wh_on', 'wh_off']]);
         // Those to an enabled endpoint, with what sending needs; the other one's lease lapses unused.
         expect(taken).toEqual([
           [
@@ -177,7 +177,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
           ],
         ]);
         // Leased: no other claimer gets them before the lease ends, and the taker records the attempt under its token.
-        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10 };
+        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10, perEndpoint: 100, perCompany: 100 };
         expect(await store().claimDeliveries(claim)).toEqual([]);
         const outcome = {
           attempt: { attempt: 1, started_at: w.ctx.now, status_code: 200, latency_ms: 1, response_excerpt: 'ok', error: null },
@@ -225,7 +225,7 @@ export function describeWebhookConformance(store: CurrentStore): void {
         await store().transaction((tx) => tx.appendEvent(second, [delivery]));
         expect(taken).toEqual([]);
         await vi.waitFor(() => expect(heard).toBe(1));
-        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10 };
+        const claim = { now: w.ctx.now, leaseUntil: '2025-01-15T10:02:00.000Z', claimToken: 'dsp_other', limit: 10, perEndpoint: 100, perCompany: 100 };
         expect((await store().claimDeliveries(claim)).map((c) => c.delivery.id)).toEqual([delivery.id]);
         // Stopped, it is asked for nothing.
         room = true;
@@ -249,7 +249,14 @@ export function describeWebhookConformance(store: CurrentStore): void {
         await enqueue(w.ctx, testEvent(co.uuid, 'evt_2', w.ctx.now), 'wh_1'),
         await enqueue(w.ctx, testEvent(co.uuid, 'evt_3', w.ctx.now), 'wh_1'),
       ];
-      const claimed = await store().claimDeliveries({ now: w.ctx.now, leaseUntil: at(60_000), claimToken: 'dsp_a', limit: 10 });
+      const claimed = await store().claimDeliveries({
+        now: w.ctx.now,
+        leaseUntil: at(60_000),
+        claimToken: 'dsp_a',
+        limit: 10,
+        perEndpoint: 100,
+        perCompany: 100,
+      });
       expect(claimed.map((c) => c.delivery.id).sort()).toEqual([d1?.id, d2?.id, d3?.id].sort());
       // d3's attempt is recorded (a retry later): a lease renewal leaves it, as it no longer holds it.
       const kept = await store().finishAttempts(
@@ -270,9 +277,49 @@ export function describeWebhookConformance(store: CurrentStore): void {
       await store().renewLeases('dsp_a', at(300_000));
       await store().renewLeases('dsp_other', at(900_000));
       const idsAt = async (ms: number, claimToken: string) =>
-        (await store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10 })).map((c) => c.delivery.id).sort();
+        (await store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10, perEndpoint: 100, perCompany: 100 }))
+          .map((c) => c.delivery.id)
+          .sort();
       expect(await idsAt(120_000, 'dsp_b')).toEqual([d3?.id]);
       expect(await idsAt(360_000, 'dsp_c')).toEqual([d1?.id, d2?.id].sort());
+    });
+
+    it('claims round the due endpoints, oldest due first in each round, counting what each endpoint and company holds against its share', async () => {
+      const co = await seedCompany(store(), 1);
+      const other = await seedCompany(store(), 2);
+      const w = writer();
+      const at = (ms: number) => new Date(Date.parse(w.ctx.now) + ms).toISOString();
+      await store().createEndpoint(endpoint(co.uuid, 'wh_slow', w.ctx.now));
+      await store().createEndpoint(endpoint(co.uuid, 'wh_off', w.ctx.now, { enabled: false }));
+      await store().createEndpoint(endpoint(other.uuid, 'wh_y', w.ctx.now));
+      await store().createEndpoint(endpoint(other.uuid, 'wh_z', w.ctx.now));
+      // wh_slow has the 6 oldest due deliveries; wh_y and wh_z fall due after them; wh_off's are never claimed.
+      const ids: Record<string, string[]> = { wh_slow: [], wh_y: [], wh_z: [], wh_off: [] };
+      let n = 0;
+      const add = async (endpointId: string, companyUuid: string, dueMs: number) => {
+        const c = { ...w.ctx, now: at(dueMs), newId: (p: string) => `${p}_${String(n++).padStart(3, '0')}` };
+        ids[endpointId]?.push((await enqueue(c, testEvent(companyUuid, `evt_${n}`, c.now), endpointId)).id);
+      };
+      for (let i = 0; i < 6; i++) await add('wh_slow', co.uuid, i);
+      for (let i = 0; i < 3; i++) await add('wh_y', other.uuid, 10 + i);
+      await add('wh_z', other.uuid, 20);
+      await add('wh_off', co.uuid, 0);
+      const claim = (claimToken: string, limit: number, perEndpoint: number, nowMs = 60_000, perCompany = 100) =>
+        store().claimDeliveries({ now: at(nowMs), leaseUntil: at(nowMs + 60_000), claimToken, limit, perEndpoint, perCompany });
+      const idsOf = (claimed: ClaimedDelivery[]) => claimed.map((c) => c.delivery.id).sort();
+      const [slow, y, z] = [ids.wh_slow ?? [], ids.wh_y ?? [], ids.wh_z ?? []];
+      // Round one: every endpoint's oldest (wh_slow's first, wh_y's first, wh_z's only); then round two, oldest first.
+      expect(idsOf(await claim('dsp_a', 4, 10))).toEqual([slow[0], y[0], z[0], slow[1]].sort());
+      // Another claimer: wh_slow holds 2 under a live lease, so perEndpoint 3 leaves it one more; wh_y holds 1 of 3.
+      expect(idsOf(await claim('dsp_b', 10, 3))).toEqual([slow[2], y[1], y[2]].sort());
+      // Every endpoint at its limit: nothing more, though wh_slow has three due.
+      expect(await claim('dsp_c', 10, 3)).toEqual([]);
+      // Past the leases, held deliveries count no more: wh_slow's oldest three still pending come first.
+      expect(idsOf(await claim('dsp_d', 10, 3, 180_000))).toEqual([slow[0], slow[1], slow[2], y[0], y[1], y[2], z[0]].sort());
+      // A company's share counts all its endpoints, in claim order: two of the first company's, two of the second's.
+      expect(idsOf(await claim('dsp_e', 10, 10, 300_000, 2))).toEqual([slow[0], slow[1], y[0], z[0]].sort());
+      // The first company holds two now: with a share of 3 it gets one more; the second holds two, its share.
+      expect(idsOf(await claim('dsp_f', 10, 10, 300_000, 3))).toEqual([slow[2], y[1]].sort());
     });
 
     it('tells when the earliest pending delivery falls due, or the earliest after a moment', async () => {

@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. Takes the admin token, or a company token of this company with the `orders` scope.
+         * @description Registers a URL to receive the company’s order events, signed per the Standard Webhooks spec with the returned `secret`. Loopback, private, link-local and metadata addresses are refused unless the server allows private targets. A company has at most 20 endpoints unless the server sets another cap; past it, a 409 with code `too_many_endpoints`. Takes the admin token, or a company token of this company with the `orders` scope.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1054,7 +1054,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -2013,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2127,7 +2127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2261,7 +2261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2787,7 +2787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2921,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3055,7 +3055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3189,7 +3189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3430,7 +3430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3731,7 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3851,7 +3851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3953,7 +3953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4057,7 +4057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4292,7 +4292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4522,7 +4522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4638,7 +4638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4774,7 +4774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4910,7 +4910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5146,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The resource already exists, or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -28,22 +28,48 @@ export type Listen = (channel: string, onNotify: () => void) => Promise<() => Pr
 /** Claims due deliveries with what sending them needs, in one statement (see DispatchPort.claimDeliveries). */
 async function claimDeliveries(
   db: StoreDatabase,
-  { now, leaseUntil, claimToken, limit }: Parameters<DispatchPort['claimDeliveries']>[0],
+  { now, leaseUntil, claimToken, limit, perEndpoint, perCompany }: Parameters<DispatchPort['claimDeliveries']>[0],
 ): Promise<ClaimedDelivery[]> {
-  // One statement: pick due rows with SKIP LOCKED (concurrent claimers skip each other's rows), lease them, return them with what sending needs.
+  // One statement, the runtime's fairClaimOrder (store/shared.ts) in SQL: rank each endpoint's due
+  // rows (its round), count what live leases hold of each endpoint and company, keep an endpoint's
+  // rounds up to perEndpoint, then a company's in claim order up to perCompany; then lock what it
+  // picked with SKIP LOCKED (FOR UPDATE cannot sit beside a window function), checking again that each
+  // row is still free, and lease it.
   const result = await db.execute(sql`
+    WITH held AS (
+      SELECT h.endpoint_id, h.company_uuid, count(*) AS n FROM deliveries AS h
+       WHERE h.status = 'pending' AND h.locked_until >= ${now}
+       GROUP BY h.endpoint_id, h.company_uuid),
+    company_held AS (SELECT company_uuid, sum(n) AS n FROM held GROUP BY company_uuid),
+    due AS (
+      SELECT d2.id, d2.company_uuid, d2.next_attempt_at, coalesce(he.n, 0) AS endpoint_held,
+             row_number() OVER (PARTITION BY d2.endpoint_id ORDER BY d2.next_attempt_at, d2.id) AS round
+        FROM deliveries AS d2
+        JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
+        LEFT JOIN held AS he ON he.endpoint_id = d2.endpoint_id
+       WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
+         AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
+         AND e2.enabled),
+    shared AS (
+      SELECT due.id, due.round, due.next_attempt_at, coalesce(hc.n, 0) AS company_held,
+             row_number() OVER (PARTITION BY due.company_uuid ORDER BY due.round, due.next_attempt_at, due.id) AS in_company
+        FROM due
+        LEFT JOIN company_held AS hc ON hc.company_uuid = due.company_uuid
+       WHERE due.round + due.endpoint_held <= ${perEndpoint}),
+    picked AS (
+      SELECT shared.id FROM shared
+       WHERE shared.in_company + shared.company_held <= ${perCompany}
+       ORDER BY shared.round, shared.next_attempt_at, shared.id
+       LIMIT ${limit}),
+    locked AS (
+      SELECT d3.id FROM deliveries AS d3
+       WHERE d3.id IN (SELECT id FROM picked) AND d3.status = 'pending'
+         AND (d3.locked_until IS NULL OR d3.locked_until < ${now})
+         FOR UPDATE SKIP LOCKED)
     UPDATE deliveries AS d
        SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
       FROM webhook_endpoints AS e, events AS ev
-     WHERE d.id IN (
-             SELECT d2.id FROM deliveries AS d2
-               JOIN webhook_endpoints AS e2 ON e2.id = d2.endpoint_id
-              WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}
-                AND (d2.locked_until IS NULL OR d2.locked_until < ${now})
-                AND e2.enabled
-              ORDER BY d2.next_attempt_at, d2.id
-              LIMIT ${limit}
-              FOR UPDATE OF d2 SKIP LOCKED)
+     WHERE d.id IN (SELECT id FROM locked)
        AND e.id = d.endpoint_id AND ev.id = d.event_id
     RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
               d.next_attempt_at, d.attempts, d.created_at, e.url, e.secret, e.previous_secrets, ev.payload`);

@@ -12,8 +12,8 @@ import { deliveries, events, recordColumns } from './schema.ts';
 
 /** How the deliveries the SQL store writes reach this process's dispatcher. */
 export interface Outbox {
-  /** The taker's lease of `count` deliveries being written, or null. */
-  lease(count: number): WriteLease | null;
+  /** The taker's lease of `deliveries` being written, or null. */
+  lease(deliveries: readonly DeliveryRecord[]): WriteLease | null;
   /** Deliveries were written: `claimed` are those leased (to an enabled endpoint), null when none was leased. */
   written(claimed: readonly ClaimedDelivery[] | null): void;
 }
@@ -87,7 +87,7 @@ export async function appendEvent(conn: SqlConnection, outbox: Outbox, event: Ev
     return;
   }
   const records = pending.map((r) => ({ ...r, created_at: iso(r.created_at) }));
-  const lease = outbox.lease(records.length);
+  const lease = outbox.lease(records);
   // One delivery (an order write's usual case: one endpoint) by a statement built once; more by one built for them.
   const withDelivery = (record: object) => ({ ...values, ...rowValues(deliveryTableColumns, record, 'delivery_') });
   if (!lease) {

@@ -1,5 +1,5 @@
 import { copy } from '../copy.ts';
-import { takerSlot, type WriteLease } from '../shared.ts';
+import { fairClaimOrder, takerSlot, type WriteLease } from '../shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
@@ -63,18 +63,31 @@ export function createMemoryDispatch(maps: DispatchMaps) {
   const claimed = (d: DeliveryRecord, claimToken: string) => claimedOf(maps, d, claimToken);
 
   const methods: DispatchMethods = {
-    async claimDeliveries({ now, leaseUntil, claimToken, limit }) {
+    async claimDeliveries({ now, leaseUntil, claimToken, limit, perEndpoint, perCompany }) {
       const due: DeliveryRecord[] = [];
+      const byEndpoint = new Map<string, number>();
+      const byCompany = new Map<string, number>();
       for (const id of pending) {
         const d = maps.deliveries.get(id);
-        if (d?.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) continue;
+        if (d?.status !== 'pending') continue;
         const claim = claims.get(id);
-        if (claim && claim.until >= now) continue;
+        if (claim && claim.until >= now) {
+          byEndpoint.set(d.endpoint_id, (byEndpoint.get(d.endpoint_id) ?? 0) + 1);
+          byCompany.set(d.company_uuid, (byCompany.get(d.company_uuid) ?? 0) + 1);
+          continue;
+        }
+        if (!d.next_attempt_at || d.next_attempt_at > now) continue;
         if (!maps.endpoints.get(d.endpoint_id)?.enabled) continue;
         due.push(d);
       }
-      due.sort((a, b) => ((a.next_attempt_at ?? '') < (b.next_attempt_at ?? '') ? -1 : (a.next_attempt_at ?? '') > (b.next_attempt_at ?? '') ? 1 : 0));
-      return due.slice(0, limit).map((d) => {
+      const shares = {
+        limit,
+        perEndpoint,
+        perCompany,
+        heldByEndpoint: (endpointId: string) => byEndpoint.get(endpointId) ?? 0,
+        heldByCompany: (companyUuid: string) => byCompany.get(companyUuid) ?? 0,
+      };
+      return fairClaimOrder(due, shares).map((d) => {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
         return claimed(d, claimToken) as ClaimedDelivery;
       });

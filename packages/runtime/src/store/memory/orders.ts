@@ -72,7 +72,7 @@ export function memoryOrders(state: MemoryState): OrderPort {
         state.events.set(event.id, frozen({ ...copy(event), created_at: iso(event.created_at) }));
         tx.undoable(() => state.events.delete(event.id));
       }
-      const lease = state.dispatch.lease(pending.length);
+      const lease = state.dispatch.lease(pending);
       const claimed: ClaimedDelivery[] = [];
       for (const record of pending) {
         requireState(state, record.company_uuid);
