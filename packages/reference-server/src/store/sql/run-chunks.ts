@@ -5,10 +5,9 @@
  */
 import { type CampaignRecord, type CampaignRunPort, type ClaimedChunk, type CustomerRecord, chunkRanges, type RunChunk } from '@engagekit/runtime/store';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
-import { campaignFromRow } from './campaign-runs.ts';
 import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
 import { customerColumns } from './customers.ts';
-import { isoOrNull, type Row, rowsOf } from './raw.ts';
+import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaignChunks, customers } from './schema.ts';
 
 type ChunkMethods = Pick<
@@ -25,6 +24,27 @@ type ChunkMethods = Pick<
   | 'runningCampaigns'
   | 'finishRun'
 >;
+
+const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+
+/** A campaign record from a raw row of `campaigns`. */
+function campaignFromRow(r: Row): CampaignRecord {
+  return {
+    id: r.id as string,
+    company_uuid: r.company_uuid as string,
+    seq: Number(r.seq),
+    name: r.name as string,
+    status: r.status as CampaignRecord['status'],
+    schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
+    schedule: isoOrNull(r.schedule) as string,
+    days: jsonValue(r.days),
+    template_payload: jsonValue(r.template_payload),
+    endDate: day(r.end_date),
+    next_run_at: isoOrNull(r.next_run_at),
+    created_at: isoOrNull(r.created_at) as string,
+    updated_at: isoOrNull(r.updated_at) as string,
+  };
+}
 
 function chunkFromRow(r: Row): RunChunk {
   return {
