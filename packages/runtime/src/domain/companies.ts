@@ -39,6 +39,11 @@ export async function createCompany(store: Store, write: WriteContext, company: 
   }
 }
 
+/** The company of `uuid` (in its canonical lower case); null when there is none. */
+export function getCompany(store: Store, uuid: string): Promise<CompanyRecord | null> {
+  return store.getCompany(uuid);
+}
+
 /** Every company, a page at a time, oldest first. */
 export function listCompanies(store: Store, page: PageRequest): Promise<Page<CompanyRecord>> {
   return store.listCompanies(page);
