@@ -13,7 +13,6 @@ import {
   errorAnswer,
   HttpError,
   hashToken,
-  isStoreConflict,
   issueToken,
   type Logger,
   randomToken,
@@ -91,10 +90,8 @@ async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTok
   const ids = createRandomIds();
   const write = { newId: ids.newId, now: new Date().toISOString() };
   if (!(await store.getCompany(DEMO_COMPANY.uuid))) {
-    // Another instance may seed it at the same moment: its conflict is harmless.
-    await createCompany(store, write, DEMO_COMPANY, ids).catch((e) => {
-      if (!isStoreConflict(e)) throw e;
-    });
+    // Another instance may seed it at the same moment: its `company_id_taken` is harmless.
+    await createCompany(store, write, DEMO_COMPANY, ids);
   }
   // Kept like every token issued, so the operator can list and revoke it.
   const { token } = await issueToken(store, tokens.sign, write, DEMO_COMPANY.uuid, { expiresInSeconds: 30 * 86_400 });

@@ -11,11 +11,17 @@ export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, type RequestContext, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
 export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './domain/channel.ts';
-export { createCompany, type NewCompany } from './domain/companies.ts';
+export { type CompanyCreation, createCompany, type NewCompany } from './domain/companies.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
-export { createEndpoint, DEFAULT_MAX_WEBHOOK_ENDPOINTS, type NewEndpoint } from './domain/webhook-endpoints.ts';
+export {
+  createEndpoint,
+  DEFAULT_MAX_WEBHOOK_ENDPOINTS,
+  type EndpointCreation,
+  type NewEndpoint,
+  type TargetPolicy,
+} from './domain/webhook-endpoints.ts';
 export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export {

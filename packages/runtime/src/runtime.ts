@@ -4,6 +4,7 @@ import { systemClock } from './clock.ts';
 import { type AppDeps, silentLogger } from './context.ts';
 import { nextCampaignDue } from './domain/campaign-runs.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './domain/channel.ts';
+import { nextDeliveryDue } from './domain/webhooks.ts';
 import { createRandomIds } from './ids.ts';
 import { createLeases } from './leases.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
@@ -88,8 +89,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     await dispatcher.settle();
   }
   async function nextDue(after: Date) {
-    const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), store.nextDeliveryDue(after.toISOString())]);
-    const times = [campaign?.getTime(), delivery === null ? undefined : Date.parse(delivery)].filter((t): t is number => t !== undefined);
+    const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), nextDeliveryDue(store, after)]);
+    const times = [campaign, delivery].filter((t): t is Date => t !== null).map((t) => t.getTime());
     return times.length === 0 ? null : new Date(Math.min(...times));
   }
   return {

@@ -173,6 +173,8 @@ export class Generations {
         events: this.#shared.webhooks?.events ?? [],
         secret: this.#shared.webhookSecret,
       },
+      // The in-process sink, or a receiver the test runs (on this machine, often): not a partner's registration.
+      { allowPrivate: true },
     );
   }
 

@@ -285,7 +285,11 @@ forEveryStore((kind, makeStore) => {
         const rows = Array.from({ length: count }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` }));
         await importCustomers(store, write(), company.uuid, rows);
       },
-      createCampaign: (campaign) => createCampaign(store, write(), company, campaign),
+      async createCampaign(campaign) {
+        const created = await createCampaign(store, write(), company, campaign);
+        if (created.outcome !== 'created') throw new Error(`campaign not created: ${created.outcome}`);
+        return created.campaign;
+      },
       async campaign(id) {
         const found = await store.getCampaign(company.uuid, id);
         if (!found) throw new Error(`no campaign ${id}`);

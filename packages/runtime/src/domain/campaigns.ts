@@ -3,7 +3,7 @@
  * company's time zone) and what it becomes after a run. How a run goes is campaign-runs.ts.
  */
 import type { Days } from '@engagekit/contract';
-import type { CampaignRecord, CompanyRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+import { type CampaignRecord, type CompanyRecord, isStoreConflict, type Page, type PageRequest, type Store, type WriteContext } from '../store/types.ts';
 import { nextRecurringRun } from './schedule.ts';
 
 /** What a new campaign is made of, as the API takes it. */
@@ -29,7 +29,7 @@ export const SCHEDULE_RANGE = { from: new Date('0001-01-01T00:00:00.000Z'), to: 
  * Why a new campaign cannot be kept: its schedule, or its first run, falls outside SCHEDULE_RANGE
  * (`9999-12-31T23:00:00-12:00` is in the year 10000 in UTC); null when it can.
  */
-export function scheduleProblem(campaign: NewCampaign, timeZone: string): string | null {
+function scheduleProblem(campaign: NewCampaign, timeZone: string): string | null {
   const outside = (at: Date) => at < SCHEDULE_RANGE.from || at > SCHEDULE_RANGE.to;
   if (outside(new Date(campaign.schedule))) return 'must fall between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z (in UTC)';
   const next = firstRun(campaign, timeZone);
@@ -37,23 +37,38 @@ export function scheduleProblem(campaign: NewCampaign, timeZone: string): string
   return null;
 }
 
-/** Creates a campaign, `scheduled` for its first run. Throws StoreConflictError('name') when the company has one of that name. */
-export function createCampaign(store: Store, write: WriteContext, company: CompanyRecord, campaign: NewCampaign): Promise<CampaignRecord> {
+/** What creating a campaign came to: the campaign, why its schedule cannot be kept, or a campaign of that name the company has already. */
+export type CampaignCreation = { outcome: 'created'; campaign: CampaignRecord } | { outcome: 'schedule_refused'; problem: string } | { outcome: 'name_taken' };
+
+/**
+ * Creates a campaign, `scheduled` for its first run, unless its schedule cannot be kept (see
+ * SCHEDULE_RANGE) or the company has a campaign of that name (the store's constraint decides, so two
+ * requests at once cannot both take it).
+ */
+export async function createCampaign(store: Store, write: WriteContext, company: CompanyRecord, campaign: NewCampaign): Promise<CampaignCreation> {
+  const problem = scheduleProblem(campaign, company.timezone);
+  if (problem) return { outcome: 'schedule_refused', problem };
   const next = firstRun(campaign, company.timezone);
-  return store.createCampaign({
-    id: write.newId('cmp'),
-    company_uuid: company.uuid,
-    name: campaign.name,
-    status: 'scheduled',
-    schedule_type: campaign.schedule_type,
-    schedule: new Date(campaign.schedule).toISOString(),
-    days: campaign.schedule_type === 'recurring' ? (campaign.days ?? null) : null,
-    template_payload: campaign.template_payload,
-    endDate: null,
-    next_run_at: next ? next.toISOString() : null,
-    created_at: write.now,
-    updated_at: write.now,
-  });
+  try {
+    const created = await store.createCampaign({
+      id: write.newId('cmp'),
+      company_uuid: company.uuid,
+      name: campaign.name,
+      status: 'scheduled',
+      schedule_type: campaign.schedule_type,
+      schedule: new Date(campaign.schedule).toISOString(),
+      days: campaign.schedule_type === 'recurring' ? (campaign.days ?? null) : null,
+      template_payload: campaign.template_payload,
+      endDate: null,
+      next_run_at: next ? next.toISOString() : null,
+      created_at: write.now,
+      updated_at: write.now,
+    });
+    return { outcome: 'created', campaign: created };
+  } catch (e) {
+    if (isStoreConflict(e)) return { outcome: 'name_taken' };
+    throw e;
+  }
 }
 
 /** The company's campaigns, a page of them, in creation order. */

@@ -1,6 +1,6 @@
 /** Companies and the deployment's own state: a company's making and listing, and whether the store answers. */
 import type { IdGenerator } from '../ids.ts';
-import type { CompanyRecord, Page, PageRequest, Store, WriteContext } from '../store/types.ts';
+import { type CompanyRecord, isStoreConflict, type Page, type PageRequest, type Store, type WriteContext } from '../store/types.ts';
 
 /** What a new company is given. */
 export interface NewCompany {
@@ -16,15 +16,32 @@ export function newCompanyCode(ids: IdGenerator): string {
   return `CMP${ids.newId('x').slice(2, 14).toUpperCase()}`;
 }
 
-/** Makes a company (with a fresh uuid unless given one). Rejects with a `StoreConflictError('company_id')` when the code is taken. */
-export function createCompany(store: Store, write: WriteContext, company: NewCompany, ids: Pick<IdGenerator, 'uuid'>): Promise<CompanyRecord> {
-  return store.createCompany({
-    uuid: company.uuid ?? ids.uuid(),
-    company_id: company.company_id,
-    name: company.name,
-    timezone: company.timezone,
-    created_at: write.now,
-  });
+/** What making a company came to: the company, or another company holding its `company_id` already. */
+export type CompanyCreation = { outcome: 'created'; company: CompanyRecord } | { outcome: 'company_id_taken' };
+
+/**
+ * Makes a company (with a fresh uuid unless given one), unless another company holds its `company_id`
+ * (the store's constraint decides, so two requests at once cannot both take it).
+ */
+export async function createCompany(store: Store, write: WriteContext, company: NewCompany, ids: Pick<IdGenerator, 'uuid'>): Promise<CompanyCreation> {
+  try {
+    const created = await store.createCompany({
+      uuid: company.uuid ?? ids.uuid(),
+      company_id: company.company_id,
+      name: company.name,
+      timezone: company.timezone,
+      created_at: write.now,
+    });
+    return { outcome: 'created', company: created };
+  } catch (e) {
+    if (isStoreConflict(e)) return { outcome: 'company_id_taken' };
+    throw e;
+  }
+}
+
+/** The company of `uuid` (in its canonical lower case); null when there is none. */
+export function getCompany(store: Store, uuid: string): Promise<CompanyRecord | null> {
+  return store.getCompany(uuid);
 }
 
 /** Every company, a page at a time, oldest first. */

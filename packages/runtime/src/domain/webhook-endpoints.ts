@@ -18,7 +18,7 @@ import {
 } from '../store/types.ts';
 import { newOrderRecord, orderSnapshot } from './orders.ts';
 import { newWebhookSecret } from './secrets.ts';
-import { webhookTargetProblem } from './webhook-target.ts';
+import { resolvedHostProblem, targetCheckWithoutDns, webhookTargetProblem } from './webhook-target.ts';
 import { deliverTo } from './webhooks.ts';
 
 /** Where webhooks may go: public addresses only, unless private targets are allowed (tests, development). */
@@ -38,17 +38,11 @@ export interface NewEndpoint {
   secret?: string | undefined;
 }
 
-/** Why `url` may not receive webhooks under `policy`, or null when it may. */
-export function targetProblem(url: string, policy: TargetPolicy): Promise<string | null> {
-  return webhookTargetProblem(url, { allowPrivate: policy.allowPrivate, resolve: policy.resolve });
-}
+/** What making an endpoint came to: the endpoint, or why its URL may not receive webhooks. */
+export type EndpointCreation = { outcome: 'created'; endpoint: EndpointRecord } | { outcome: 'target_refused'; problem: string };
 
-/**
- * A new endpoint of the company, with a secret of its own: the one way endpoints are made. Without the
- * cap's check: for the deployment's own endpoint (the mock's); the API registers through `registerEndpoint`.
- * The URL must pass `targetProblem` first.
- */
-export function createEndpoint(store: Store, write: WriteContext, company: CompanyRecord, endpoint: NewEndpoint): Promise<EndpointRecord> {
+/** Writes a new endpoint of the company, with a secret of its own, once its URL has been judged. */
+function insertEndpoint(store: Store, write: WriteContext, company: CompanyRecord, endpoint: NewEndpoint): Promise<EndpointRecord> {
   return store.createEndpoint({
     id: write.newId('wh'),
     company_uuid: company.uuid,
@@ -64,30 +58,54 @@ export function createEndpoint(store: Store, write: WriteContext, company: Compa
   });
 }
 
-/** Webhook endpoints a company may have unless the deployment sets another cap. */
-export const DEFAULT_MAX_WEBHOOK_ENDPOINTS = 20;
-
-/** What registering an endpoint came to: the endpoint, or the company's cap, which it has reached. */
-export type EndpointRegistration = { outcome: 'created'; endpoint: EndpointRecord } | { outcome: 'too_many_endpoints'; max: number };
-
 /**
- * A new endpoint of the company, as the API makes one: refused once the company has `max` endpoints
- * (enabled or not), so that one company's receivers cannot take every delivery slot. The count and the
- * write hold the company's endpoint lock, so requests at once on several instances cannot pass the cap.
- * The URL must pass `targetProblem` first.
+ * A new endpoint of the company, with a secret of its own, unless its URL may not receive webhooks
+ * under `policy` (`webhookTargetProblem`). Without the cap's check: for the deployment's own endpoint
+ * (the mock's); the API registers through `registerEndpoint`.
  */
-export function registerEndpoint(
+export async function createEndpoint(
   store: Store,
   write: WriteContext,
   company: CompanyRecord,
   endpoint: NewEndpoint,
+  policy: TargetPolicy,
+): Promise<EndpointCreation> {
+  const { problem, lookup } = targetCheckWithoutDns(endpoint.url, policy.allowPrivate);
+  // Nothing is awaited before the write unless a host name must be resolved: the memory store then
+  // holds the endpoint when this returns, as the mock's own endpoint, made at start and by every reset, needs.
+  const refused = lookup && policy.resolve ? await resolvedHostProblem(lookup, policy.resolve) : problem;
+  if (refused) return { outcome: 'target_refused', problem: refused };
+  return { outcome: 'created', endpoint: await insertEndpoint(store, write, company, endpoint) };
+}
+
+/** Webhook endpoints a company may have unless the deployment sets another cap. */
+export const DEFAULT_MAX_WEBHOOK_ENDPOINTS = 20;
+
+/** What registering an endpoint came to: the endpoint, why its URL may not receive webhooks, or the company's cap, which it has reached. */
+export type EndpointRegistration = EndpointCreation | { outcome: 'too_many_endpoints'; max: number };
+
+/**
+ * A new endpoint of the company, as the API makes one: refused when its URL may not receive webhooks
+ * under `policy`, and once the company has `max` endpoints (enabled or not), so that one company's
+ * receivers cannot take every delivery slot. The count and the write hold the company's endpoint lock,
+ * so requests at once on several instances cannot pass the cap; the URL is judged (DNS included) before
+ * the lock is taken.
+ */
+export async function registerEndpoint(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  endpoint: NewEndpoint,
+  policy: TargetPolicy,
   max: number = DEFAULT_MAX_WEBHOOK_ENDPOINTS,
 ): Promise<EndpointRegistration> {
+  const problem = await webhookTargetProblem(endpoint.url, policy);
+  if (problem) return { outcome: 'target_refused', problem };
   return store.transaction(async (tx) => {
     await tx.lock([exclusive(`webhook-endpoints:${company.uuid}`)]);
     const { total } = await tx.listEndpoints(company.uuid, { page: 1, limit: 1 });
     if (total >= max) return { outcome: 'too_many_endpoints', max };
-    return { outcome: 'created', endpoint: await createEndpoint(tx, write, company, endpoint) };
+    return { outcome: 'created', endpoint: await insertEndpoint(tx, write, company, endpoint) };
   });
 }
 
@@ -104,15 +122,25 @@ export function getEndpoint(store: Store, company: CompanyRecord, id: string): P
 /** What an endpoint's update may change. */
 export type EndpointChanges = Partial<Pick<EndpointRecord, 'url' | 'description' | 'events' | 'enabled'>>;
 
-/** Applies `changes`; enabling an endpoint clears why it was disabled. Null when the company has no such endpoint. */
-export function updateEndpoint(
+/** What updating an endpoint came to: the endpoint as it is now, or why its new URL may not receive webhooks. */
+export type EndpointUpdate = { outcome: 'updated'; endpoint: EndpointRecord } | { outcome: 'target_refused'; problem: string };
+
+/**
+ * Applies `changes`, unless a new URL may not receive webhooks under `policy`; enabling an endpoint
+ * clears why it was disabled. Null when the company has no such endpoint.
+ */
+export async function updateEndpoint(
   store: Store,
   write: WriteContext,
   company: CompanyRecord,
   id: string,
   changes: EndpointChanges,
-): Promise<EndpointRecord | null> {
-  return store.updateEndpoint(company.uuid, id, { ...changes, ...(changes.enabled === true ? { disabled_reason: null } : {}) }, write.now);
+  policy: TargetPolicy,
+): Promise<EndpointUpdate | null> {
+  const problem = changes.url === undefined ? null : await webhookTargetProblem(changes.url, policy);
+  if (problem) return { outcome: 'target_refused', problem };
+  const endpoint = await store.updateEndpoint(company.uuid, id, { ...changes, ...(changes.enabled === true ? { disabled_reason: null } : {}) }, write.now);
+  return endpoint && { outcome: 'updated', endpoint };
 }
 
 /** Deletes the endpoint and its pending deliveries; false when the company has no such endpoint. */

@@ -46,29 +46,30 @@ export function urlHostProblem(url: URL): string | null {
 }
 
 /**
- * Why `url` may not receive webhooks, or null when it may: it must be http(s), carry no credentials
- * and, unless `allowPrivate`, name a global unicast address: not loopback, private, link-local
- * (metadata), shared, documentation, multicast or reserved, nor an IPv6 form of any of them. A host
- * name is resolved when a resolver is given, and every address it resolves to is checked (at
- * registration, and before a delivery sent through a transport that cannot check the address it
- * connects to).
+ * What can be told of `url` as a webhook target without DNS: why it may not receive webhooks (null
+ * when nothing so far refuses it), and the host name still to resolve and check (null when none is:
+ * an address literal, private targets allowed, or a problem found already). See `webhookTargetProblem`.
  */
-export async function webhookTargetProblem(url: string, opts: { allowPrivate: boolean; resolve?: HostResolver | undefined }): Promise<string | null> {
+export function targetCheckWithoutDns(url: string, allowPrivate: boolean): { problem: string | null; lookup: string | null } {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return 'must be an absolute http(s) URL';
+    return { problem: 'must be an absolute http(s) URL', lookup: null };
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http(s) URL';
-  if (u.username || u.password) return 'must not carry credentials';
-  if (opts.allowPrivate) return null;
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { problem: 'must be an http(s) URL', lookup: null };
+  if (u.username || u.password) return { problem: 'must not carry credentials', lookup: null };
+  if (allowPrivate) return { problem: null, lookup: null };
   const problem = urlHostProblem(u);
   const host = hostOf(u);
-  if (problem || parseIp(host) || !opts.resolve) return problem;
+  return { problem, lookup: problem || parseIp(host) ? null : host };
+}
+
+/** Why the host name `host` may not receive webhooks once resolved by `resolve`: it does not resolve, or one of its addresses is not global unicast. */
+export async function resolvedHostProblem(host: string, resolve: HostResolver): Promise<string | null> {
   let addresses: string[];
   try {
-    addresses = await opts.resolve(host);
+    addresses = await resolve(host);
   } catch {
     return `its host ${host} does not resolve`;
   }
@@ -77,4 +78,17 @@ export async function webhookTargetProblem(url: string, opts: { allowPrivate: bo
     if (refused) return refused;
   }
   return null;
+}
+
+/**
+ * Why `url` may not receive webhooks, or null when it may: it must be http(s), carry no credentials
+ * and, unless `allowPrivate`, name a global unicast address: not loopback, private, link-local
+ * (metadata), shared, documentation, multicast or reserved, nor an IPv6 form of any of them. A host
+ * name is resolved when a resolver is given, and every address it resolves to is checked (at
+ * registration, and before a delivery sent through a transport that cannot check the address it
+ * connects to).
+ */
+export async function webhookTargetProblem(url: string, opts: { allowPrivate: boolean; resolve?: HostResolver | undefined }): Promise<string | null> {
+  const { problem, lookup } = targetCheckWithoutDns(url, opts.allowPrivate);
+  return lookup && opts.resolve ? resolvedHostProblem(lookup, opts.resolve) : problem;
 }

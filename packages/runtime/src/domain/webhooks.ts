@@ -45,3 +45,9 @@ export async function deliverTo(store: Store, write: WriteContext, event: EventR
   await store.appendEvent(event, [delivery]);
   return delivery;
 }
+
+/** When the next pending delivery falls due after `after`; null when none is waiting. */
+export async function nextDeliveryDue(store: Store, after: Date): Promise<Date | null> {
+  const at = await store.nextDeliveryDue(after.toISOString());
+  return at === null ? null : new Date(at);
+}

@@ -1,3 +1,4 @@
+import { getCompany } from '../domain/companies.ts';
 import { canonicalUuid } from '../ids.ts';
 import type { CompanyRecord, Store } from '../store/types.ts';
 
@@ -18,7 +19,7 @@ export function createCompanyCache(store: Store, nowMs: () => number): (uuid: st
     const hit = cache.get(uuid);
     const now = nowMs();
     if (hit && now - hit.at < COMPANY_CACHE_MS) return hit.company;
-    const company = await store.getCompany(uuid);
+    const company = await getCompany(store, uuid);
     if (company) {
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
       cache.set(uuid, { company, at: now });

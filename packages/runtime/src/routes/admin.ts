@@ -4,7 +4,6 @@ import { importCustomers } from '../domain/customers.ts';
 import { issueToken, listTokens, revokeCompanyTokens, revokeToken } from '../domain/tokens.ts';
 import { HttpError } from '../http/errors.ts';
 import { pagination, presentToken } from '../http/present.ts';
-import { isStoreConflict } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
 type AdminOperation =
@@ -35,17 +34,13 @@ export const adminHandlers: HandlersFor<AdminOperation> = {
 
   async createCompany({ body, ctx }) {
     const companyId = body.company_id ?? newCompanyCode(ctx.ids);
-    try {
-      const company = await createCompany(ctx.store, ctx.write, { ...body, company_id: companyId }, ctx.ids);
-      return { status: 201, body: { success: true, message: 'Company created successfully.', data: company } };
-    } catch (e) {
-      if (isStoreConflict(e)) {
-        throw new HttpError(409, `Company id ${companyId} is already taken`, {
-          issues: [{ path: 'company_id', message: 'is already taken by another company' }],
-        });
-      }
-      throw e;
+    const created = await createCompany(ctx.store, ctx.write, { ...body, company_id: companyId }, ctx.ids);
+    if (created.outcome === 'company_id_taken') {
+      throw new HttpError(409, `Company id ${companyId} is already taken`, {
+        issues: [{ path: 'company_id', message: 'is already taken by another company' }],
+      });
     }
+    return { status: 201, body: { success: true, message: 'Company created successfully.', data: created.company } };
   },
 
   async listCompanies({ query, ctx }) {

@@ -1,11 +1,10 @@
-import { createCampaign, getCampaign, listCampaigns, scheduleProblem } from '../domain/campaigns.ts';
+import { createCampaign, getCampaign, listCampaigns } from '../domain/campaigns.ts';
 import { listCustomers } from '../domain/customers.ts';
 import { buildReport } from '../domain/reports.ts';
 import { syncCompany } from '../domain/sync.ts';
 import { submitTemplate } from '../domain/templates.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, paging, presentCampaign, presentCustomer, presentTemplate } from '../http/present.ts';
-import { isStoreConflict } from '../store/types.ts';
 import type { HandlersFor } from './types.ts';
 
 /** The seven agency operations. */
@@ -23,17 +22,12 @@ export const agencyHandlers: HandlersFor<
   },
 
   async createCampaign({ company, body, ctx }) {
-    const problem = scheduleProblem(body, company.timezone);
-    if (problem) throw validationError([{ path: 'schedule', message: problem }]);
-    try {
-      const campaign = await createCampaign(ctx.store, ctx.write, company, body);
-      return { status: 201, body: { success: true, message: 'Campaign created successfully.', data: presentCampaign(campaign) } };
-    } catch (e) {
-      if (isStoreConflict(e)) {
-        throw new HttpError(409, 'Campaign name already exists', { issues: [{ path: 'name', message: `a campaign named "${body.name}" already exists` }] });
-      }
-      throw e;
+    const created = await createCampaign(ctx.store, ctx.write, company, body);
+    if (created.outcome === 'schedule_refused') throw validationError([{ path: 'schedule', message: created.problem }]);
+    if (created.outcome === 'name_taken') {
+      throw new HttpError(409, 'Campaign name already exists', { issues: [{ path: 'name', message: `a campaign named "${body.name}" already exists` }] });
     }
+    return { status: 201, body: { success: true, message: 'Campaign created successfully.', data: presentCampaign(created.campaign) } };
   },
 
   async getCampaignData({ company, query, ctx }) {

@@ -13,7 +13,7 @@ import {
 import type { Context, Hono, Handler as HonoHandler, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { RequestContext } from '../context.ts';
-import { checkIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
+import { isIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -278,7 +278,11 @@ export function nulPaths(value: unknown): string[] {
   return found;
 }
 
-/** Runs a write under its Idempotency-Key (domain/idempotency.ts); the key's scope is the caller. */
+/**
+ * Runs a write under its Idempotency-Key (domain/idempotency.ts); the key's scope is the caller. A
+ * malformed key, a key used with another request, and one whose first request still runs are refused
+ * here; a client error's answer is kept as the request's answer.
+ */
 async function runOnce(
   ctx: RequestContext,
   key: string,
@@ -287,9 +291,27 @@ async function runOnce(
   rawBody: unknown,
   execute: (tx: Store) => Promise<{ status: number; body: unknown }>,
 ): Promise<{ status: number; body: unknown; replayed: boolean }> {
-  checkIdempotencyKey(key);
+  if (!isIdempotencyKey(key)) {
+    throw new HttpError(400, 'Invalid request: the Idempotency-Key header must be 1 to 255 visible ASCII characters', {
+      issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+    });
+  }
   const url = new URL(req.url);
   const requestHash = await sha256Hex(`${req.method} ${url.pathname}${url.search}\n${JSON.stringify(rawBody ?? null)}`);
   const lease = { claimToken: ctx.leases.claimToken, leaseUntil: ctx.leases.until() };
-  return runIdempotent(ctx.store, { scope, key, requestHash, now: ctx.write.now, ...lease }, execute, (e) => errorBody(e, ctx.requestId));
+  const keptAnswer = (e: unknown) => (e instanceof HttpError && e.status < 500 ? { status: e.status, body: errorBody(e, ctx.requestId) } : null);
+  const ran = await runIdempotent(ctx.store, { scope, key, requestHash, now: ctx.write.now, ...lease }, execute, keptAnswer);
+  if (ran.outcome === 'key_reused') {
+    throw new HttpError(400, 'Invalid request: this Idempotency-Key was used with another request; use a new key for a new request', {
+      code: 'idempotency_key_reused',
+      issues: [{ path: 'Idempotency-Key', message: 'was used with another request' }],
+    });
+  }
+  if (ran.outcome === 'in_progress') {
+    throw new HttpError(409, 'A request with this Idempotency-Key is still running; retry when it has answered', {
+      code: 'idempotency_in_progress',
+      headers: { 'retry-after': String(ran.retryAfterS) },
+    });
+  }
+  return ran;
 }

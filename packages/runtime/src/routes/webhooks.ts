@@ -10,7 +10,6 @@ import {
   rotateSecret,
   sendTestEvent,
   type TargetPolicy,
-  targetProblem,
   updateEndpoint,
 } from '../domain/webhook-endpoints.ts';
 import { HttpError } from '../http/errors.ts';
@@ -20,11 +19,8 @@ import type { HandlersFor } from './types.ts';
 
 const policyOf = (ctx: RequestContext): TargetPolicy => ({ allowPrivate: ctx.config.webhookAllowPrivate, resolve: ctx.resolveHost });
 
-/** A 400 naming the URL's problem, when it may not receive webhooks. */
-async function checkTarget(url: string, ctx: RequestContext) {
-  const problem = await targetProblem(url, policyOf(ctx));
-  if (problem) throw new HttpError(400, `Invalid request: url ${problem}`, { issues: [{ path: 'url', message: problem }] });
-}
+/** The 400 of a URL that may not receive webhooks, naming its problem. */
+const refusedTarget = (problem: string) => new HttpError(400, `Invalid request: url ${problem}`, { issues: [{ path: 'url', message: problem }] });
 
 const noSuchEndpoint = (id: string) =>
   new HttpError(404, `No webhook endpoint ${id} in this company`, { issues: [{ path: 'id', message: 'no such webhook endpoint' }] });
@@ -48,8 +44,15 @@ export const webhookHandlers: HandlersFor<
   | 'redeliverWebhookDelivery'
 > = {
   async createWebhook({ company, body, ctx }) {
-    await checkTarget(body.url, ctx);
-    const registered = await registerEndpoint(ctx.store, ctx.write, company, body, ctx.config.maxWebhookEndpoints ?? DEFAULT_MAX_WEBHOOK_ENDPOINTS);
+    const registered = await registerEndpoint(
+      ctx.store,
+      ctx.write,
+      company,
+      body,
+      policyOf(ctx),
+      ctx.config.maxWebhookEndpoints ?? DEFAULT_MAX_WEBHOOK_ENDPOINTS,
+    );
+    if (registered.outcome === 'target_refused') throw refusedTarget(registered.problem);
     if (registered.outcome === 'too_many_endpoints') {
       throw new HttpError(409, `This company has ${registered.max} webhook endpoints, as many as the server allows: delete one first.`, {
         code: 'too_many_endpoints',
@@ -71,11 +74,12 @@ export const webhookHandlers: HandlersFor<
   },
 
   async updateWebhook({ company, params, body, ctx }) {
+    // An unknown endpoint is a 404 whatever its new URL: looked up before the URL is judged.
     await endpointOr404(ctx, company, params.id);
-    if (body.url !== undefined) await checkTarget(body.url, ctx);
-    const updated = await updateEndpoint(ctx.store, ctx.write, company, params.id, body);
+    const updated = await updateEndpoint(ctx.store, ctx.write, company, params.id, body, policyOf(ctx));
     if (!updated) throw noSuchEndpoint(params.id);
-    return { status: 200, body: { success: true, message: 'Webhook updated.', data: presentEndpoint(updated) } };
+    if (updated.outcome === 'target_refused') throw refusedTarget(updated.problem);
+    return { status: 200, body: { success: true, message: 'Webhook updated.', data: presentEndpoint(updated.endpoint) } };
   },
 
   async deleteWebhook({ company, params, ctx }) {

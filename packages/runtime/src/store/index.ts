@@ -3,7 +3,9 @@
  * does): the interface and its records, and the helpers every implementation shares so they order,
  * page and copy alike.
  */
+
+export { chunkRanges, compareChunkClaims } from '../rules/campaign-runs.ts';
 export { cloneGraph, copy, frozen } from './copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory/store.ts';
-export { chunkRanges, compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
+export { compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
 export * from './types.ts';

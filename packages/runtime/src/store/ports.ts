@@ -1,8 +1,10 @@
 /**
  * The store's ports, one per aggregate. Each store (memory, SQL) implements each port in a file of its
  * own, and `Store` is all of them with the transaction around them. Records are got, listed and saved
- * as they are given: the rules (what an order write does to customers, which campaigns are due, what an
- * event fans out to) live in `domain/`, the only caller. Every method is safe to call concurrently.
+ * as they are given: the rules (what an order write does to customers, what an event fans out to) live
+ * in `domain/`, the only caller. The few a store carries out inside its own statements (which campaigns
+ * are due, where a run's chunks end, the order chunks and deliveries are claimed in) are the domain's
+ * too, written once in `rules/`, which a store may import. Every method is safe to call concurrently.
  */
 import type {
   AttemptOutcome,
@@ -229,12 +231,12 @@ export interface DispatchPort {
    * if the claimer dies, they are due again when the lease runs out. Concurrent claimers never get the
    * same delivery (SKIP LOCKED on PostgreSQL).
    *
-   * The order goes round the due endpoints (`fairClaimOrder` in shared.ts is the rule, which the SQL
-   * store's statement follows with window functions): each endpoint's due deliveries are ranked oldest
-   * due first (`next_attempt_at`, then id), and the claim takes every endpoint's first, then every
-   * endpoint's second..., oldest due first within a round. An endpoint gets at most `perEndpoint`, and a
-   * company at most `perCompany`, minus those of theirs that any claimer holds under a live lease, so one
-   * endpoint's or one company's backlog cannot fill a claimer's window.
+   * The order goes round the due endpoints (`fairClaimOrder` in rules/webhook-claims.ts is the rule,
+   * which the SQL store's statement follows with window functions): each endpoint's due deliveries are
+   * ranked oldest due first (`next_attempt_at`, then id), and the claim takes every endpoint's first,
+   * then every endpoint's second..., oldest due first within a round. An endpoint gets at most
+   * `perEndpoint`, and a company at most `perCompany`, minus those of theirs that any claimer holds under
+   * a live lease, so one endpoint's or one company's backlog cannot fill a claimer's window.
    */
   claimDeliveries(claim: {
     now: string;

@@ -35,56 +35,6 @@ export function phoneOrdersOf(orders: readonly OrderRecord[]): PhoneOrders | nul
   return { count: orders.length, amount: sumAmounts(orders.map((order) => order.totalAmount)), latest };
 }
 
-/** What `fairClaimOrder` reads of a due delivery. */
-export interface DueDelivery {
-  id: string;
-  company_uuid: string;
-  endpoint_id: string;
-  next_attempt_at: string | null;
-}
-
-/** How many deliveries a claim may take of one endpoint and of one company, counting those held under live leases. */
-export interface ClaimShares {
-  limit: number;
-  perEndpoint: number;
-  perCompany: number;
-  /** Deliveries of the endpoint, or of the company, held under live leases (by any claimer). */
-  heldByEndpoint: (endpointId: string) => number;
-  heldByCompany: (companyUuid: string) => number;
-}
-
-/**
- * The deliveries a claim takes, in the order it takes them (see DispatchPort.claimDeliveries): each
- * endpoint's due deliveries ranked oldest due first (`next_attempt_at`, then id), its round; every
- * endpoint's first, then every endpoint's second..., oldest due first within a round; an endpoint gets at
- * most `perEndpoint` minus what it holds, a company at most `perCompany` minus what it holds (in that
- * order); `limit` in all. The SQL store's claim statement is this rule with window functions.
- */
-export function fairClaimOrder<T extends DueDelivery>(due: readonly T[], shares: ClaimShares): T[] {
-  const byDue = (a: DueDelivery, b: DueDelivery) => {
-    const x = a.next_attempt_at ?? '';
-    const y = b.next_attempt_at ?? '';
-    return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
-  const inOrder = (a: { d: T; round: number }, b: { d: T; round: number }) => a.round - b.round || byDue(a.d, b.d);
-  const rounds = new Map<string, number>();
-  const ranked: { d: T; round: number }[] = [];
-  for (const d of [...due].sort(byDue)) {
-    const round = (rounds.get(d.endpoint_id) ?? 0) + 1;
-    rounds.set(d.endpoint_id, round);
-    if (round + shares.heldByEndpoint(d.endpoint_id) <= shares.perEndpoint) ranked.push({ d, round });
-  }
-  ranked.sort(inOrder);
-  const taken = new Map<string, number>();
-  const picked: T[] = [];
-  for (const { d } of ranked) {
-    const n = (taken.get(d.company_uuid) ?? 0) + 1;
-    taken.set(d.company_uuid, n);
-    if (n + shares.heldByCompany(d.company_uuid) <= shares.perCompany) picked.push(d);
-  }
-  return picked.slice(0, Math.max(0, shares.limit));
-}
-
 /** A lease of deliveries being written, to the taker of `takeOnWrite`. */
 export interface WriteLease {
   claimToken: string;
@@ -113,20 +63,4 @@ export function takerSlot() {
       for (const taker of takers) if (taker.claimToken === claimed[0]?.claimToken) taker.take([...claimed]);
     },
   };
-}
-
-/**
- * The ranges of a run's chunks from the ids that end them (every `chunkSize`-th customer by id, but
- * the last customer): after one id, through the next; the last chunk is open-ended, so it also takes
- * customers who came after the run was planned.
- */
-export function chunkRanges(throughIds: readonly string[]): { after_id: string | null; through_id: string | null }[] {
-  const ranges: { after_id: string | null; through_id: string | null }[] = [];
-  let after: string | null = null;
-  for (const through of throughIds) {
-    ranges.push({ after_id: after, through_id: through });
-    after = through;
-  }
-  ranges.push({ after_id: after, through_id: null });
-  return ranges;
 }

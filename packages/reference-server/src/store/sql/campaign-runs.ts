@@ -1,8 +1,8 @@
-import { type CampaignRecord, type CampaignRunPort, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
+import { type CampaignRunPort, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
 import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
-import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
+import { rowsOf } from './raw.ts';
 import { createSqlRunChunks } from './run-chunks.ts';
 import { messageCounts, messages } from './schema.ts';
 
@@ -17,27 +17,6 @@ const messageTotalsStatement = builtOnce<{ status: string; n: number }>(
       .groupBy(messageCounts.status),
   { status: messageCounts.status, n: Number },
 );
-
-const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
-
-/** A campaign record from a raw row of `campaigns`. */
-export function campaignFromRow(r: Row): CampaignRecord {
-  return {
-    id: r.id as string,
-    company_uuid: r.company_uuid as string,
-    seq: Number(r.seq),
-    name: r.name as string,
-    status: r.status as CampaignRecord['status'],
-    schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
-    schedule: isoOrNull(r.schedule) as string,
-    days: jsonValue(r.days),
-    template_payload: jsonValue(r.template_payload),
-    endDate: day(r.end_date),
-    next_run_at: isoOrNull(r.next_run_at),
-    created_at: isoOrNull(r.created_at) as string,
-    updated_at: isoOrNull(r.updated_at) as string,
-  };
-}
 
 /**
  * Records messages in one statement with their status counts and runs, each unless its run already has

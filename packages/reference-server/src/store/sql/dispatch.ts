@@ -30,7 +30,7 @@ async function claimDeliveries(
   db: StoreDatabase,
   { now, leaseUntil, claimToken, limit, perEndpoint, perCompany }: Parameters<DispatchPort['claimDeliveries']>[0],
 ): Promise<ClaimedDelivery[]> {
-  // One statement, the runtime's fairClaimOrder (store/shared.ts) in SQL: rank each endpoint's due
+  // One statement, the runtime's fairClaimOrder (rules/webhook-claims.ts) in SQL: rank each endpoint's due
   // rows (its round), count what live leases hold of each endpoint and company, keep an endpoint's
   // rounds up to perEndpoint, then a company's in claim order up to perCompany; then lock what it
   // picked with SKIP LOCKED (FOR UPDATE cannot sit beside a window function), checking again that each

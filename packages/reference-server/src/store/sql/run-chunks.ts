@@ -2,13 +2,23 @@
  * The SQL store's campaign runs in chunks: a due campaign's run planned as chunks of its company's
  * customers by key, in one transaction that concurrent starters skip; chunks claimed under an
  * instance's lease with `FOR UPDATE SKIP LOCKED`; a run ended once, by whoever finishes its last chunk.
+ * Which campaigns are due, where chunks end and the claim order are the runtime's rules
+ * (`rules/campaign-runs.ts`: `isDue`, `compareDue`, `waitsForRunAfter`, `chunkEnds`, `compareChunkClaims`),
+ * which these statements carry out; the store conformance suite holds them to the memory store's.
  */
-import { type CampaignRecord, type CampaignRunPort, type ClaimedChunk, type CustomerRecord, chunkRanges, type RunChunk } from '@engagekit/runtime/store';
+import {
+  type CampaignRecord,
+  type CampaignRunPort,
+  type ClaimedChunk,
+  type CustomerRecord,
+  chunkRanges,
+  compareChunkClaims,
+  type RunChunk,
+} from '@engagekit/runtime/store';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
-import { campaignFromRow } from './campaign-runs.ts';
 import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
 import { customerColumns } from './customers.ts';
-import { isoOrNull, type Row, rowsOf } from './raw.ts';
+import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaignChunks, customers } from './schema.ts';
 
 type ChunkMethods = Pick<
@@ -26,6 +36,27 @@ type ChunkMethods = Pick<
   | 'finishRun'
 >;
 
+const day = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+
+/** A campaign record from a raw row of `campaigns`. */
+function campaignFromRow(r: Row): CampaignRecord {
+  return {
+    id: r.id as string,
+    company_uuid: r.company_uuid as string,
+    seq: Number(r.seq),
+    name: r.name as string,
+    status: r.status as CampaignRecord['status'],
+    schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
+    schedule: isoOrNull(r.schedule) as string,
+    days: jsonValue(r.days),
+    template_payload: jsonValue(r.template_payload),
+    endDate: day(r.end_date),
+    next_run_at: isoOrNull(r.next_run_at),
+    created_at: isoOrNull(r.created_at) as string,
+    updated_at: isoOrNull(r.updated_at) as string,
+  };
+}
+
 function chunkFromRow(r: Row): RunChunk {
   return {
     id: r.id as string,
@@ -42,7 +73,7 @@ function chunkFromRow(r: Row): RunChunk {
 /** Plans one campaign's run: its chunks (unless the run has them already), `chunkSize` customers each by key. */
 async function planRun(db: StoreDatabase, campaign: CampaignRecord, chunkSize: number, newId: (prefix: string) => string): Promise<void> {
   const runKey = campaign.next_run_at as string;
-  // The ids that end a chunk: every chunkSize-th customer by id, but the last customer.
+  // The ids that end a chunk (`chunkEnds`): every chunkSize-th customer by id, but the last customer.
   const ends = rowsOf(
     await db.execute(sql`
       SELECT id FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn, count(*) OVER () AS n FROM customers WHERE company_uuid = ${campaign.company_uuid}) AS k
@@ -61,6 +92,7 @@ async function planRun(db: StoreDatabase, campaign: CampaignRecord, chunkSize: n
 
 /** Starts the due campaigns' runs, in the transaction `tx`: those another starter holds are skipped. */
 async function startDue(tx: StoreDatabase, { now, limit, chunkSize, newId }: Parameters<CampaignRunPort['startDueRuns']>[0]): Promise<CampaignRecord[]> {
+  // `isDue`, in `compareDue`'s order.
   const due = rowsOf(
     await tx.execute(sql`
       SELECT * FROM campaigns WHERE status = 'scheduled' AND next_run_at <= ${now}
@@ -77,6 +109,7 @@ async function startDue(tx: StoreDatabase, { now, limit, chunkSize, newId }: Par
 
 /** Claims up to `limit` open chunks (unclaimed, or whose lease ran out) under `claimToken`, with their campaigns. */
 async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, limit }: Parameters<CampaignRunPort['claimChunks']>[0]): Promise<ClaimedChunk[]> {
+  // Open chunks in `compareChunkClaims`' order.
   const chunks = rowsOf(
     await db.execute(sql`
       UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
@@ -95,7 +128,7 @@ async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, lim
       .map((c) => [c.id, c]),
   );
   const claimed: ClaimedChunk[] = [];
-  for (const chunk of chunks.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq))) {
+  for (const chunk of chunks.sort(compareChunkClaims)) {
     const campaign = campaigns.get(chunk.campaign_id);
     if (campaign) claimed.push({ ...chunk, campaign });
   }
@@ -113,6 +146,7 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
     },
 
     async nextCampaignDue(after) {
+      // The earliest of those `waitsForRunAfter`.
       const [row] = rowsOf(await db.execute(sql`SELECT min(next_run_at) AS at FROM campaigns WHERE status = 'scheduled' AND next_run_at > ${after}`));
       return isoOrNull(row?.at);
     },

@@ -1,5 +1,5 @@
+import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, waitsForRunAfter } from '../../rules/campaign-runs.ts';
 import { copy } from '../copy.ts';
-import { chunkRanges } from '../shared.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
@@ -17,9 +17,6 @@ import {
 interface HeldChunk extends RunChunk {
   claim: { token: string; until: string } | null;
 }
-
-const byDueThenId = (a: CampaignRecord, b: CampaignRecord) =>
-  (a.next_run_at as string) < (b.next_run_at as string) ? -1 : a.next_run_at === b.next_run_at ? (a.id < b.id ? -1 : 1) : 1;
 
 /** Whether a customer id falls in a chunk. */
 const inChunk = (id: string, chunk: RunChunk) => (chunk.after_id === null || id > chunk.after_id) && (chunk.through_id === null || id <= chunk.through_id);
@@ -64,13 +61,12 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
   const shown = ({ claim: _, ...chunk }: HeldChunk): RunChunk => ({ ...chunk });
   return {
     async startDueRuns({ now, limit, chunkSize, newId }) {
-      const due = [...deps.campaigns()].filter((c) => c.status === 'scheduled' && c.next_run_at !== null && c.next_run_at <= now).sort(byDueThenId);
+      const due = [...deps.campaigns()].filter((c) => isDue(c, now)).sort(compareDue);
       return due.slice(0, limit).map((campaign) => {
         const runKey = campaign.next_run_at as string;
         if (runChunks(campaign.id, runKey).length === 0) {
           const ids = [...deps.customersOf(campaign.company_uuid)].map((c) => c.id).sort();
-          const throughIds = ids.filter((_, i) => (i + 1) % chunkSize === 0 && i < ids.length - 1);
-          for (const [i, bounds] of chunkRanges(throughIds).entries()) {
+          for (const [i, bounds] of chunkRanges(chunkEnds(ids, chunkSize)).entries()) {
             const id = newId('chk');
             chunks.set(id, {
               id,
@@ -94,7 +90,7 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
       let min: string | null = null;
       for (const c of deps.campaigns()) {
         const at = c.next_run_at;
-        if (at && at > after && c.status === 'scheduled' && (min === null || at < min)) min = at;
+        if (at && waitsForRunAfter(c, after) && (min === null || at < min)) min = at;
       }
       return min;
     },
@@ -102,8 +98,7 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
     async claimChunks({ now, leaseUntil, claimToken, limit }) {
       const claimed: ClaimedChunk[] = [];
       const open = [...chunks.values()].filter((c) => !c.done && (c.claim === null || c.claim.until < now));
-      // The earliest runs first, and of those the first chunk of each before the second of any.
-      open.sort((a, b) => (a.run_key !== b.run_key ? (a.run_key < b.run_key ? -1 : 1) : a.seq - b.seq || (a.campaign_id < b.campaign_id ? -1 : 1)));
+      open.sort(compareChunkClaims);
       for (const chunk of open) {
         if (claimed.length >= limit) break;
         const campaign = deps.campaignById(chunk.campaign_id);

@@ -1,5 +1,6 @@
+import { fairClaimOrder } from '../../rules/webhook-claims.ts';
 import { copy } from '../copy.ts';
-import { fairClaimOrder, takerSlot, type WriteLease } from '../shared.ts';
+import { takerSlot, type WriteLease } from '../shared.ts';
 import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
