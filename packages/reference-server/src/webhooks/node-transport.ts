@@ -121,7 +121,7 @@ export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]
         const addresses = family ? found.filter((a) => a.family === family) : found;
         const first = addresses[0];
         if (!first) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, addresses);
+        if (options.all) callback(null, addresses);
         else callback(null, first.address, first.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
