@@ -134,8 +134,8 @@ export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]
  * (any Host or Content-Length among them left out). Given a list, node:http builds the request head
  * from it at once; given an object, it first sets each header on the request one by one, then looks
  * Host, Authorization and Expect up among them. Fast path for the webhooks.delivery.rate row, with the
- * URL parsed once (`target`): see BENCHMARKS.md, "Round two, fourteenth pass". node:http adds no
- * Authorization from a URL's credentials to a list; the dispatcher refuses URLs that carry any.
+ * URL parsed once (`target`). node:http adds no Authorization from a URL's credentials to a list; the
+ * dispatcher refuses URLs that carry any.
  */
 export function headerList(host: string, headers: Record<string, string>, contentLength: number): string[] {
   const list = ['host', host, 'content-length', String(contentLength)];
