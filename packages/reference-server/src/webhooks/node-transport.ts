@@ -34,7 +34,7 @@ interface Target {
 const TARGETS_KEPT = 1000;
 
 /** The Node transport, with `close()` to end its kept-alive connections. */
-export type NodeTransport = WebhookTransport & { close(): void };
+type NodeTransport = WebhookTransport & { close(): void };
 
 /**
  * The webhook transport of the server on Node: node:http(s) with kept-alive connections per receiver.
@@ -107,7 +107,7 @@ const systemResolve = (host: string) =>
  * the connection fails with a WebhookTargetError and nothing is sent. Answers as `dns.lookup` does,
  * a list when `options.all` asks for one (Node's default happy-eyeballs connect does).
  */
-export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]>, allowPrivate = false): LookupFunction {
+function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]>, allowPrivate = false): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {

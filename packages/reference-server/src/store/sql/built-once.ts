@@ -21,10 +21,10 @@ type Buildable = { toSQL(): Query } | { getQuery(): Query };
  * How a select's row is read, in the order of its select list: a column reads its value as drizzle
  * does; a function reads a value the statement computes (drizzle keeps a `mapWith` to itself).
  */
-export type RowReader = Record<string, Column | ((value: unknown) => unknown)>;
+type RowReader = Record<string, Column | ((value: unknown) => unknown)>;
 
 /** A statement built once: resolves to its rows, read by its `RowReader` when it has one, else as the driver gives them. */
-export type BuiltOnce<R> = (on: SqlConnection, values: Record<string, unknown>) => Promise<R[]>;
+type BuiltOnce<R> = (on: SqlConnection, values: Record<string, unknown>) => Promise<R[]>;
 
 /** A placeholder for every column of `columns`, by key (after `prefix`): the values of a one-row insert. */
 export const placeholders = (columns: Record<string, unknown>, prefix = '') =>

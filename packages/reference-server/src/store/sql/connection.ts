@@ -32,7 +32,7 @@ export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
 export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
 
 /** A statement as the driver runs it. */
-export interface DriverStatement {
+interface DriverStatement {
   /** node-postgres prepares it under this name once on each connection; PGlite does not name statements. */
   name: string;
   text: string;
@@ -41,7 +41,7 @@ export interface DriverStatement {
 }
 
 /** Runs a statement with its values (already as the driver takes them) on one connection. */
-export type RunStatement = (statement: DriverStatement, values: unknown[]) => Promise<{ rows: unknown[] }>;
+type RunStatement = (statement: DriverStatement, values: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /** One place the store's statements run: the pool (or PGlite), or one transaction. */
 export interface SqlConnection {

@@ -32,7 +32,7 @@ export interface Queryable {
 }
 
 /** How the database thread is run. */
-export interface PgliteThreadOptions {
+interface PgliteThreadOptions {
   /**
    * Called once if the thread fails for good (an uncaught error, or its JavaScript heap runs out
    * under a huge result): the queries under way and every later one reject; only a new thread
