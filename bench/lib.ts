@@ -1,5 +1,3 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 /** One row of bench/results/latest.json. */
@@ -63,8 +61,7 @@ export interface Turns {
  * Runs `rounds` rounds in which every side runs once, in turn, and gives each side's figures and their
  * median. With `warmUp`, every side first runs one turn that is not counted: the throughput rows measure
  * a process in its steady state, and a process's first seconds of load run on code its JIT has not yet
- * optimised (in process, the mock's first turn of 3 s made half to four fifths of the calls a second of
- * its later ones).
+ * optimised (in process, the mock's first turn made markedly fewer calls a second than its later ones).
  */
 export async function inTurns<K extends string>(
   rounds: number,
@@ -89,43 +86,6 @@ export async function sideBySide(rounds: number, ours: () => Promise<number>, pe
 export const turnsNote = (t: Turns, digits = 0) =>
   `${t.samples.map((x) => x.toFixed(digits)).join(', ')}${t.warmUp === undefined ? '' : ` (warm-up turn, not counted: ${t.warmUp.toFixed(digits)})`}`;
 
-/** A bare node:http server in its own process answering every request with `body`: the peer of the server rows. */
-export function startPeerServer(body: string, contentType = 'application/json'): Promise<ScriptServer> {
-  return startScriptServer('./peer-server.ts', { PEER_BODY: body, PEER_TYPE: contentType });
-}
-
-/** A bench server script running in a process of its own. */
-export interface ScriptServer {
-  url: string;
-  /** Its process id, for `cpuSeconds`. */
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** Runs a bench server script (relative to this folder) in its own process, until it prints the URL it listens on. */
-export async function startScriptServer(script: string, env: Record<string, string>): Promise<ScriptServer> {
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    child.stdout.on('data', (d) => {
-      const m = /listening on (\S+)/.exec(String(d));
-      if (m?.[1]) ok(m[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`${script} exited ${code}`)));
-  });
-  return {
-    url,
-    pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((ok) => {
-        child.once('exit', () => ok());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 /** A row's goal: the ratio it must reach, written once for both the table and the check. */
 export interface Goal {
   text: string;
@@ -148,25 +108,4 @@ export function row(r: Omit<Row, 'ratio' | 'met' | 'goal'> & { goal?: Goal }): R
     goal: goal?.text ?? 'report',
     met: goal ? goal.met(ratio ?? Number.NaN) : null,
   };
-}
-
-/** Clock ticks a second of `/proc/<pid>/stat`'s CPU times (100 on Linux, asked once). */
-let ticksPerSecond: number | undefined;
-
-/**
- * CPU seconds (user + system, every thread) a process has used so far, from `/proc/<pid>/stat`: read
- * before and after a load, it gives another process's CPU without touching it. Null when the process
- * is gone or the system has no `/proc`.
- */
-export function cpuSeconds(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  // The command name (field 2) may hold spaces, so fields are counted after its closing parenthesis: utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }

@@ -14,7 +14,10 @@ import { benches as campaignBenches } from './rows/campaigns.ts';
 import { benches as installBenches } from './rows/install.ts';
 import { benches as mcpBenches } from './rows/mcp.ts';
 import { benches as memoryBenches } from './rows/memory.ts';
-import { benches as mockBenches } from './rows/mock.ts';
+import { benches as mockCallBenches } from './rows/mock-calls.ts';
+import { benches as mockHeapBenches } from './rows/mock-heap.ts';
+import { benches as mockHttpBenches } from './rows/mock-http.ts';
+import { benches as mockStartupBenches } from './rows/mock-startup.ts';
 import { benches as reportBenches } from './rows/report.ts';
 import { benches as sdkBenches } from './rows/sdk.ts';
 import { benches as serverBenches } from './rows/server.ts';
@@ -32,7 +35,10 @@ const ROW_MARK = 'bench-rows:';
 /** Every bench, in the order they run: each rows file lists its own. */
 const benches: Bench[] = [
   ...sdkBenches,
-  ...mockBenches,
+  ...mockCallBenches,
+  ...mockHeapBenches,
+  ...mockHttpBenches,
+  ...mockStartupBenches,
   ...twinBenches,
   ...serverBenches,
   ...serverWriteBenches,

@@ -78,6 +78,7 @@ async function joined(job: Beside): Promise<void> {
 
 const chromium = beside('Chromium for the browser tests', 'bash', ['scripts/ensure-chromium.sh']);
 await script('check:generated');
+await script('lint:cycles');
 await script('build');
 // Both need the builds; the packaging test's packs and install run beside the lints and Vitest.
 const release = beside('the release dry run', 'pnpm', ['run', 'release:dry-run']);

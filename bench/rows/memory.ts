@@ -1,29 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { atMost, type Bench, median, row } from '../lib.ts';
+import { memoryOf, pidListeningOn } from '../processes.ts';
 import { ADMIN_TOKEN, benchServer } from './setup.ts';
 
 const CAMPAIGNS = 100_000;
 const LIMIT_MB = 200;
 const SECONDS = 10;
-
-/** The pid of the process listening on `url`'s port (the reference server's child process). */
-function pidListeningOn(url: string): number {
-  const port = new URL(url).port;
-  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
-  const m = /pid=(\d+)/.exec(out);
-  if (!m?.[1]) throw new Error(`no process found listening on port ${port}: ${out}`);
-  return Number(m[1]);
-}
-
-/** VmRSS and VmHWM (peak) of a process, in MB, from /proc/<pid>/status. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
 
 /** What one round measured: the server's RSS before and after the load, its peak, and the load's rate. */
 interface Round {

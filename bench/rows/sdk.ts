@@ -1,7 +1,8 @@
 import { createClient, type paths } from '@engagekit/sdk';
 import createFetchClient from 'openapi-fetch';
 import { bundleSize, MAIN_BUDGET_BYTES } from '../../packages/sdk/scripts/bundle-size.ts';
-import { atMost, type Bench, median, row, sideBySide, startPeerServer, trimmedMean } from '../lib.ts';
+import { atMost, type Bench, median, row, sideBySide, trimmedMean } from '../lib.ts';
+import { startPeerServer } from '../processes.ts';
 
 const UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';
 const CAMPAIGN = {

@@ -4,7 +4,8 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { freshDatabase } from '../../packages/reference-server/test/helpers.ts';
-import { atLeast, type Bench, cpuSeconds, inTurns, median, percentile, row, startPeerServer, startScriptServer, turnsNote } from '../lib.ts';
+import { atLeast, type Bench, inTurns, median, percentile, row, turnsNote } from '../lib.ts';
+import { cpuSeconds, startPeerServer, startScriptServer } from '../processes.ts';
 import { ADMIN_TOKEN, benchServer, startCommand } from './setup.ts';
 
 const SECONDS = 4;

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { atLeast, atMost, type Bench, inTurns, loadTest, median, row, startPeerServer, startScriptServer, type Turns, turnsNote } from '../lib.ts';
+import { atLeast, atMost, type Bench, inTurns, loadTest, median, row, type Turns, turnsNote } from '../lib.ts';
+import { startPeerServer, startScriptServer } from '../processes.ts';
 import { benchServer } from './setup.ts';
 
 const SECONDS = 4;

@@ -2,9 +2,9 @@
  * Keeps every built JavaScript file ASCII. esbuild escapes non-ASCII characters in strings, templates,
  * regular expressions and names, but keeps some comments of bundled dependencies as they are (zod's
  * has an em dash). One such character makes the whole file a two-byte string in V8: Node's ES module
- * loader decodes it the slow way (12 against 4 ms for the mock's 752 KB command) and the CommonJS loader
- * reads and compiles it more slowly too (node.cjs: 44 against 38 ms). Serves the row
- * `mock.startup.vs-prism`, and every partner test file that loads the mock.
+ * loader decodes it the slow way, and the CommonJS loader reads and compiles it more slowly too. Serves
+ * the rows `mock.startup.vs-node-http` and `mock.load.vs-msw`, and every partner test file that loads
+ * the mock.
  */
 import { transformSync } from 'esbuild';
 import type { Options } from 'tsup';

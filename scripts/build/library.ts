@@ -116,7 +116,7 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
     platform: options.platform ?? 'node',
     target: options.platform === 'neutral' ? 'es2022' : 'node22',
     // No maps: the JavaScript is not minified, so a stack trace already points at readable code, and
-    // maps were a quarter of what the packages added to a user's install (the `install.*` rows).
+    // maps were much of what the packages added to a user's install (the `install.*` rows).
     sourcemap: false,
     // The build script empties dist first: the two formats build side by side.
     clean: false,
@@ -177,8 +177,8 @@ export interface BinBuildOptions {
  * Split: what the command imports dynamically (the mock's app, which only its memory engine loads)
  * becomes a file of its own, whose modules run at its top level. Unsplit, esbuild wraps each of those
  * modules in a function run on first use; V8 compiles such functions anew at every start, and Node's
- * compile cache keeps only the code compiled with the file, its top level. Split, the cache holds them:
- * the mock's start takes about 17 ms less here (the `mock.startup.vs-prism` row).
+ * compile cache keeps only the code compiled with the file, its top level. Split, the cache holds them,
+ * for the `mock.startup.vs-node-http` row.
  */
 export function binBuild(options: BinBuildOptions): Options {
   const own = readJson(join(options.dir, 'package.json'));

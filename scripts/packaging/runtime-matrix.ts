@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { launchChromium } from '../../packages/reference-server/test/browser.ts';
+import { launchChromium } from '../browser.ts';
 import { installedBin, run, type Started, StepError, start, tail } from './commands.ts';
 
 /**

@@ -11,7 +11,7 @@ import { extname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../reference-server/test/browser.ts';
+import { launchChromium } from '../../../scripts/browser.ts';
 import { initWorker } from '../src/cli/init.ts';
 import type { BrowserWindow } from './fixtures/browser-app.ts';
 

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser.ts';
+import { launchChromium } from '../../../scripts/browser.ts';
 import { type ServerProcess, startServerProcess } from './helpers.ts';
 
 describe('the API reference in Chromium', () => {

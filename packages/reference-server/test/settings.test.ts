@@ -6,8 +6,8 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../scripts/browser.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';
-import { launchChromium } from './browser.ts';
 import { type ServerProcess, startServerProcess } from './helpers.ts';
 
 const ADMIN_TOKEN = 'settings-admin-token-0123456789';

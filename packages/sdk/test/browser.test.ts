@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../../scripts/browser.ts';
 import { packageDir } from '../../../scripts/build/ensure-built.ts';
-import { launchChromium } from '../../reference-server/test/browser.ts';
 import { type ServerProcess, startServerProcess } from '../../reference-server/test/helpers.ts';
 
 const ADMIN_TOKEN = 'sdk-browser-admin-token-0123456789';

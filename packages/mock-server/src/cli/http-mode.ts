@@ -6,7 +6,7 @@ import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi } from '../mock-api.ts
 import type { ServeOptions } from './options.ts';
 
 /** A running HTTP mock. */
-export interface RunningMock {
+interface RunningMock {
   url: string;
   mock: MockApi;
   /** The lines a person needs: tokens, the company, the control endpoints. */
@@ -17,7 +17,7 @@ export interface RunningMock {
 const displayHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 /** The sample data in `file`, checked; a MockDataError naming the file and what is wrong otherwise. */
-export function readDataFile(file: string): MockData {
+function readDataFile(file: string): MockData {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The Prism version the contract is tested with. */
-export const PRISM_VERSION = '5.16.0';
+const PRISM_VERSION = '5.16.0';
 
 /** What to tell a person whose install has no Prism. */
 export const PRISM_MISSING = `The prism engine runs @stoplight/prism-cli, an optional peer dependency of @engagekit/mock-server, and it is not installed.
@@ -25,7 +25,7 @@ export function findPrism(from: string = import.meta.url): string | null {
 }
 
 /** packages/contract/openapi.yaml, wherever the contract package is installed. */
-export function contractDocument(): string {
+function contractDocument(): string {
   return fileURLToPath(import.meta.resolve('@engagekit/contract/openapi.yaml'));
 }
 

@@ -2,7 +2,7 @@ import { type Clock, createManualClock, systemClock } from '@engagekit/runtime';
 import { timeOf } from './time-input.ts';
 
 /** The work a manual clock runs as it moves: the runtime's due campaign runs and webhook attempts. */
-export interface DueWork {
+interface DueWork {
   advanceTo(until: Date, setTime: (time: Date) => void): Promise<void>;
 }
 

@@ -46,9 +46,8 @@ interface Kept {
 /**
  * An entry as the journal keeps it: its headers as a plain record, its time as a number. The journal
  * holds the newest 1,000 requests by default, so what it keeps outlives the collector's young
- * generation: a Headers kept that long (its list, map and entries) cost the collector about 1 µs of CPU
- * a call, a tenth of an SDK call through `mock.fetch` (benchmark rows mock.inprocess.vs-prism and
- * mock.http.vs-node-http).
+ * generation: a Headers kept that long (its list, map and entries) costs the collector CPU on every
+ * call (benchmark rows mock.inprocess.vs-prism and mock.http.vs-node-http).
  */
 function kept(entry: Entry): Kept {
   const headers: Record<string, string> = {};

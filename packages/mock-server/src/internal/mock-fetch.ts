@@ -25,8 +25,8 @@ export function createMockFetch(baseUrl: string, handle: Handle): MockFetch {
 /**
  * The Request `mock.fetch` hands the mock: `input` and `init` without the caller's signal, which the
  * app never reads and the mock follows itself (`untilAborted`, and a fault's delay). A Request made to
- * follow a signal costs undici a listener on it, a weak reference and a finalization-registry entry:
- * about a tenth of the CPU of an SDK call through `mock.fetch` (benchmark row mock.inprocess.vs-prism).
+ * follow a signal costs undici a listener on it, a weak reference and a finalization-registry entry,
+ * on every SDK call through `mock.fetch` (benchmark row mock.inprocess.vs-prism).
  */
 export function requestWithoutSignal(input: string | URL | Request, init: RequestInit | undefined): Request {
   return new Request(input, { ...init, signal: null });

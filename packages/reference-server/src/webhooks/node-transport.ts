@@ -34,7 +34,7 @@ interface Target {
 const TARGETS_KEPT = 1000;
 
 /** The Node transport, with `close()` to end its kept-alive connections. */
-export type NodeTransport = WebhookTransport & { close(): void };
+type NodeTransport = WebhookTransport & { close(): void };
 
 /**
  * The webhook transport of the server on Node: node:http(s) with kept-alive connections per receiver.
@@ -107,7 +107,7 @@ const systemResolve = (host: string) =>
  * the connection fails with a WebhookTargetError and nothing is sent. Answers as `dns.lookup` does,
  * a list when `options.all` asks for one (Node's default happy-eyeballs connect does).
  */
-export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]>, allowPrivate = false): LookupFunction {
+function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]>, allowPrivate = false): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (found) => {
@@ -121,7 +121,7 @@ export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]
         const addresses = family ? found.filter((a) => a.family === family) : found;
         const first = addresses[0];
         if (!first) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) (callback as unknown as (err: null, addresses: LookupAddress[]) => void)(null, addresses);
+        if (options.all) callback(null, addresses);
         else callback(null, first.address, first.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
@@ -134,8 +134,8 @@ export function checkedLookup(resolve: (host: string) => Promise<LookupAddress[]
  * (any Host or Content-Length among them left out). Given a list, node:http builds the request head
  * from it at once; given an object, it first sets each header on the request one by one, then looks
  * Host, Authorization and Expect up among them. Fast path for the webhooks.delivery.rate row, with the
- * URL parsed once (`target`): see BENCHMARKS.md, "Round two, fourteenth pass". node:http adds no
- * Authorization from a URL's credentials to a list; the dispatcher refuses URLs that carry any.
+ * URL parsed once (`target`). node:http adds no Authorization from a URL's credentials to a list; the
+ * dispatcher refuses URLs that carry any.
  */
 export function headerList(host: string, headers: Record<string, string>, contentLength: number): string[] {
   const list = ['host', host, 'content-length', String(contentLength)];

@@ -62,7 +62,7 @@ export function createSimulatedChannel(opts: { failureRate?: number; latencyMs?:
   return {
     name: 'simulated',
     // It reaches nobody: a run records a page of its messages per write (the campaigns.send.rate row;
-    // one message per write is two commits a message, ~70 messages/s on a disk that takes 7 ms a commit).
+    // one message per write would be two commits a message, so a disk's commit time would bound the rate).
     inFlight: Number.POSITIVE_INFINITY,
     external: false,
     async send(message) {

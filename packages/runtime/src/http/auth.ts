@@ -123,9 +123,9 @@ export function createTokenService(jwtSecret: string, adminTokenHash: string, op
     sign: (claims) => new SignJWT(payloadOf(claims)).setProtectedHeader(HEADER).sign(key),
     async verify(token, now) {
       // A token checked once is good until it expires: skip jose for it (bounded, oldest dropped first).
-      // This serves the benchmark rows server.read.pg.vs-node-http and mock.inprocess.vs-prism (0.17 and
-      // 3.8 without it, 0.34 and 16 with it, in one run). Revocation costs a map read per request: the
-      // company's revocations are read from the store at most every few seconds (revocation-cache.ts).
+      // This serves the benchmark rows server.read.pg.vs-node-http and mock.inprocess.vs-prism.
+      // Revocation costs a map read per request: the company's revocations are read from the store at
+      // most every few seconds (revocation-cache.ts).
       const cacheKey = keyOf(token);
       const known = verified.get(cacheKey);
       let claims: CompanyClaims;

@@ -160,7 +160,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * its declared length, so this reads no more than the limit; a Request made in-process may declare
  * less than it holds, and is measured after. Read whole, the body comes straight off the socket
  * (@hono/node-server) instead of through a web stream over it, which cost an order write's request
- * about 0.1 ms more CPU: the webhooks.latency.p50 row.
+ * more CPU: the webhooks.latency.p50 row.
  */
 async function readDeclared(req: Request, limit: number): Promise<Uint8Array> {
   const bytes = new Uint8Array(await req.arrayBuffer());

@@ -21,8 +21,8 @@ export function copy<T>(value: T): T {
 /**
  * `value`, plain data the store has copied, frozen with every object in it: for a record the store
  * writes once and never changes (an event). `cloneGraph` keeps a frozen object as it is, so a snapshot
- * and the store share such records instead of copying them. Benchmark row mock.restore.vs-reset: of the
- * 9,000 objects a restore of 1,000 orders copied, 5,000 were events and their payloads.
+ * and the store share such records instead of copying them: events and their payloads are most of what
+ * a restore would copy (benchmark row mock.restore.vs-reset).
  */
 export function frozen<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -68,8 +68,8 @@ export function cloneGraph<T>(value: T, seen = new Map<object, unknown>()): T {
   for (const key of Object.keys(value)) {
     const item = cloneGraph((value as Record<string, unknown>)[key], seen);
     // Plain assignment, and defineProperty only for a `__proto__` key (JSON.parse makes one), which
-    // must stay an own property: the row mock.restore.vs-reset took 29 ms a restore with
-    // defineProperty for every key, 8 ms with this.
+    // must stay an own property: defineProperty for every key is too slow for the row
+    // mock.restore.vs-reset.
     if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     else out[key] = item;
   }

@@ -112,9 +112,9 @@ function attemptLine(call: string, attempt: number, ms: number, response: Respon
 /**
  * Starts the timer of an attempt's timeout, unreferenced where the runtime has `unref` (Node, Bun), as
  * `AbortSignal.timeout`'s is: while the request is in flight, its connection keeps the process alive.
- * On Node, setting and clearing a referenced timer costs about three times what an unreferenced one
- * does when no other timer of its duration is running, a tenth of an in-process call's CPU time (the
- * `sdk.call.inprocess.vs-openapi-fetch` and `sdk.call.inprocess` rows).
+ * On Node, setting and clearing a referenced timer costs more than an unreferenced one does when no
+ * other timer of its duration is running (the `sdk.call.inprocess.vs-openapi-fetch` and
+ * `sdk.call.inprocess` rows).
  */
 export function attemptTimer(onTimeout: () => void, ms: number): ReturnType<typeof setTimeout> {
   const timer = setTimeout(onTimeout, Math.min(ms, MAX_TIMER_MS));
@@ -247,7 +247,7 @@ function attemptInit(request: Request, body: string | ArrayBuffer | undefined, s
  * write. The attempt is the whole call, so its timeout covers the answer's body, which openapi-fetch
  * reads. Benchmark rows `sdk.call.inprocess.vs-openapi-fetch` and `sdk.call.loopback`: the answer goes to
  * openapi-fetch as the fetch gave it and is read once, where `send` reads it, holds it in a new Response
- * and openapi-fetch reads that again (about 7 of the 23 µs of CPU an in-process call took that way).
+ * and openapi-fetch reads that again.
  */
 export function sendCall<T extends { response: Response }>(
   call: (fetch: (request: Request) => Promise<Response>) => Promise<T>,

@@ -1,5 +1,5 @@
 /** How `batchedRead` reads. */
-export interface BatchedReadOptions<K, V> {
+interface BatchedReadOptions<K, V> {
   /** Queries of this batcher running at once; reads past that wait and are batched. */
   concurrency: number;
   /** The most reads one query answers. */

@@ -1,12 +1,10 @@
 /**
- * Statements built once, run on any connection and in any transaction. It serves the benchmark row
- * webhooks.latency.p50 (the server's CPU an addOrder: 3.13 ms with each statement built on every run,
- * 2.04 ms built once, medians in turns; see BENCHMARKS.md, "Round three: the SQL store, a file per port").
+ * Statements built once, run on any connection and in any transaction, for the benchmark row
+ * webhooks.latency.p50 (the server's CPU an addOrder).
  *
- * drizzle builds a statement's text from its parts each time it runs: 40-180 µs of CPU for each
- * statement of an order write. Its prepared statements are built once, but each belongs to the
- * database (or the transaction) it was made on, and an order write runs in a new transaction each
- * time. A statement here is built once, with `sql.placeholder`s for its values, through drizzle's
+ * drizzle builds a statement's text from its parts each time it runs, for every statement of every
+ * order write. Its prepared statements are built once, but each belongs to the database (or the
+ * transaction) it was made on, and an order write runs in a new transaction each time. A statement here is built once, with `sql.placeholder`s for its values, through drizzle's
  * public `toSQL()`; each run fills the placeholders (`fillPlaceholders`, mapping each value as its
  * column does) and hands the text and values to the driver's own query on the connection it runs on
  * (connection.ts): node-postgres prepares it there under its name, once a connection. A select's rows
@@ -23,10 +21,10 @@ type Buildable = { toSQL(): Query } | { getQuery(): Query };
  * How a select's row is read, in the order of its select list: a column reads its value as drizzle
  * does; a function reads a value the statement computes (drizzle keeps a `mapWith` to itself).
  */
-export type RowReader = Record<string, Column | ((value: unknown) => unknown)>;
+type RowReader = Record<string, Column | ((value: unknown) => unknown)>;
 
 /** A statement built once: resolves to its rows, read by its `RowReader` when it has one, else as the driver gives them. */
-export type BuiltOnce<R> = (on: SqlConnection, values: Record<string, unknown>) => Promise<R[]>;
+type BuiltOnce<R> = (on: SqlConnection, values: Record<string, unknown>) => Promise<R[]>;
 
 /** A placeholder for every column of `columns`, by key (after `prefix`): the values of a one-row insert. */
 export const placeholders = (columns: Record<string, unknown>, prefix = '') =>

@@ -36,9 +36,8 @@ const getCampaignStatement = builtOnce<CampaignRecord>(
   campaignColumns,
 );
 // The reads of a page of campaigns (getCampaignData) and of a report (reportingCampaign), built once:
-// drizzle builds a statement's text from its parts each time it runs, and under the load of the row
-// server.rss that building was a quarter of all the server allocated (see built-once.ts; BENCHMARKS.md,
-// "Round two, sixteenth pass").
+// drizzle builds a statement's text from its parts each time it runs, which under the load of the row
+// server.rss was much of what the server allocated (see built-once.ts).
 const campaignPageStatement = builtOnce<CampaignRecord>(
   'engagekit_campaign_page',
   (db) =>
@@ -185,10 +184,9 @@ const getCampaignsStatement = builtOnce<CampaignRecord & { ord: number }>(
 
 /**
  * `getCampaign` outside transactions, batched: reads by many requests at once share queries while the
- * database is busy (see batchedRead; it serves the benchmark row server.read.pg.vs-node-http: 0.16 of
- * node:http without it, 0.34 with it). Each query costs a round trip (to PostgreSQL over the network;
- * to PGlite, a message to its thread) and the database's work per statement, which one query for many
- * keys shares. A key the batch names more than once is read once, and each caller still gets a record
+ * database is busy (see batchedRead; it serves the benchmark row server.read.pg.vs-node-http). Each
+ * query costs a round trip (to PostgreSQL over the network; to PGlite, a message to its thread) and
+ * the database's work per statement, which one query for many keys shares. A key the batch names more than once is read once, and each caller still gets a record
  * of its own (see distinctKeys). `concurrency`: see `SqlStoreTuning.readConcurrency`.
  */
 export function batchedCampaignRead(conn: SqlConnection, concurrency: number): CampaignPort['getCampaign'] {

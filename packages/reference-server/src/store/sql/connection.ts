@@ -4,10 +4,17 @@
  * which statements built once use (built-once.ts). The store runs its transactions here, on a
  * connection it holds, so that both reach the same one.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import {
+  createTableRelationsHelpers,
+  type ExtractTablesWithRelations,
+  extractTablesRelationalConfig,
+  type RelationalSchemaConfig,
+  type TablesRelationalConfig,
+} from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransactionConfig } from 'drizzle-orm/pg-core';
+import { PgliteDatabase, PgliteSession, PgliteTransaction } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { TEXT_TYPES } from './pglite-open.ts';
 import type { PgliteThread, Queryable } from './pglite-thread.ts';
@@ -19,13 +26,13 @@ export type SqlDatabase = PgDatabase<PgQueryResultHKT, Schema>;
 
 /**
  * A drizzle database or transaction the store's statements run on. It leaves out the relational
- * schema, which the store never asks for (`db.query`): drizzle takes about 30 µs to read it, too much
- * for every transaction.
+ * schema, which the store never asks for (`db.query`): drizzle would read it again for every
+ * transaction.
  */
 export type StoreDatabase = PgDatabase<PgQueryResultHKT>;
 
 /** A statement as the driver runs it. */
-export interface DriverStatement {
+interface DriverStatement {
   /** node-postgres prepares it under this name once on each connection; PGlite does not name statements. */
   name: string;
   text: string;
@@ -34,7 +41,7 @@ export interface DriverStatement {
 }
 
 /** Runs a statement with its values (already as the driver takes them) on one connection. */
-export type RunStatement = (statement: DriverStatement, values: unknown[]) => Promise<{ rows: unknown[] }>;
+type RunStatement = (statement: DriverStatement, values: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /** One place the store's statements run: the pool (or PGlite), or one transaction. */
 export interface SqlConnection {
@@ -138,18 +145,85 @@ function runOnPglite(queryable: Queryable): RunStatement {
   return (statement, values) => queryable.query(statement.text, values, statement.arrayRows ? { rowMode: 'array' } : undefined);
 }
 
+/**
+ * PGlite's `Transaction` over the thread, or over one transaction open on it: what drizzle's PGlite
+ * session runs its statements on. The session calls only `query`; the rest is not offered.
+ */
+function asPgliteTransaction(on: Queryable): Transaction {
+  const notOffered = (what: string) => Promise.reject(new Error(`The database thread offers drizzle query(), not ${what}`));
+  return {
+    query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+      return on.query<T>(sql, params, options);
+    },
+    sql: () => notOffered('sql``'),
+    exec: () => notOffered('exec()'),
+    rollback: () => notOffered('rollback()'),
+    listen: () => notOffered('listen()'),
+    closed: false,
+  };
+}
+
+type AnySchema = RelationalSchemaConfig<TablesRelationalConfig> | undefined;
+
+/**
+ * drizzle's PGlite session over the thread: statements run on the thread's `query`, and a transaction
+ * is one the thread begins, with drizzle's own PGlite session and transaction over it (whose
+ * transactions inside are savepoints).
+ */
+class ThreadSession extends PgliteSession<Record<string, unknown>, TablesRelationalConfig> {
+  readonly #thread: PgliteThread;
+  readonly #schema: AnySchema;
+
+  constructor(thread: PgliteThread, dialect: PgDialect, schema: AnySchema) {
+    super(asPgliteTransaction(thread), dialect, schema);
+    this.#thread = thread;
+    this.#schema = schema;
+  }
+
+  override transaction<T>(
+    work: (tx: PgliteTransaction<Record<string, unknown>, TablesRelationalConfig>) => Promise<T>,
+    config?: PgTransactionConfig,
+  ): Promise<T> {
+    return this.#thread.transaction(async (open) => {
+      const tx = inPgliteTransaction(open, this.dialect, this.#schema);
+      if (config) await tx.setTransaction(config);
+      return work(tx);
+    });
+  }
+}
+
+/** A drizzle transaction over one the thread has begun (`open`). */
+function inPgliteTransaction<F extends Record<string, unknown>, S extends TablesRelationalConfig>(
+  open: Queryable,
+  dialect: PgDialect,
+  schema: RelationalSchemaConfig<S> | undefined,
+): PgliteTransaction<F, S> {
+  return new PgliteTransaction<F, S>(dialect, new PgliteSession<F, S>(asPgliteTransaction(open), dialect, schema), schema);
+}
+
+/** drizzle over PGlite on its thread, with `schema`'s relational queries (`db.query`) when given. */
+export function pgliteDatabase<S extends Record<string, unknown> = Record<string, never>>(thread: PgliteThread, schema?: S): PgliteDatabase<S> {
+  const dialect = new PgDialect();
+  let relational: RelationalSchemaConfig<ExtractTablesWithRelations<S>> | undefined;
+  if (schema) {
+    const { tables, tableNamesMap } = extractTablesRelationalConfig<ExtractTablesWithRelations<S>>(schema, createTableRelationsHelpers);
+    relational = { fullSchema: schema, schema: tables, tableNamesMap };
+  }
+  return new PgliteDatabase<S>(dialect, new ThreadSession(thread, dialect, relational), relational);
+}
+
 /** The store's driver over PGlite on its thread. */
 export function pgliteDriver(thread: PgliteThread): SqlDriver {
+  const db = pgliteDatabase(thread);
+  const dialect = new PgDialect();
   return {
-    db: drizzlePglite(thread as unknown as PGlite),
+    db,
     run: runOnPglite(thread),
     transaction(work) {
-      return thread.transaction((open) => {
-        // drizzle's transaction over the one the thread has begun: what it begins is that one, and its
-        // own transactions inside are savepoints.
-        const begun = { query: open.query, transaction: <T>(fn: (tx: Queryable) => Promise<T>) => fn(open) };
-        return drizzlePglite(begun as unknown as PGlite).transaction((tx) => work({ db: tx, run: runOnPglite(open) }));
-      });
+      // drizzle's transaction over the one the thread has begun: its own transactions inside are savepoints.
+      return thread.transaction((open) =>
+        work({ db: inPgliteTransaction<Record<string, never>, Record<string, never>>(open, dialect, undefined), run: runOnPglite(open) }),
+      );
     },
     ping: () => thread.ping(),
   };

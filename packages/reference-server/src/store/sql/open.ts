@@ -2,14 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
 import type { Store } from '@engagekit/runtime/store';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { guardCheckouts, nodePgDriver, pgliteDriver, type SqlDatabase, type SqlDriver, withPooledClient } from './connection.ts';
+import { guardCheckouts, nodePgDriver, pgliteDatabase, pgliteDriver, type SqlDatabase, type SqlDriver, withPooledClient } from './connection.ts';
 import type { Listen } from './dispatch.ts';
 import { PgliteThread } from './pglite-thread.ts';
 import { schema } from './schema.ts';
@@ -208,8 +206,7 @@ async function openPglite(dataDir: string | undefined, { onFailure, loadDataDir,
   }
   const client = await PgliteThread.open(dir, { onFailure, loadDataDir, maxHeapMb });
   try {
-    // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread offers.
-    const db = drizzlePglite(client as unknown as PGlite, { schema });
+    const db = pgliteDatabase(client, schema);
     await migratePglite(db, { migrationsFolder });
     return { kind: 'pglite', driver: pgliteDriver(client), db, tuning: { readConcurrency: 1 }, close: () => client.close() };
   } catch (error) {

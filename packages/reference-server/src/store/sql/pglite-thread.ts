@@ -3,8 +3,7 @@
  * on the main thread, every query's execution competes with HTTP parsing, the app and the socket
  * writes for one core. `PgliteThread` runs it in a worker (pglite-worker.ts) and offers the part of
  * PGlite's API drizzle's PGlite driver uses (`query`, `transaction`), each call a message to the
- * worker and its answer a message back. It serves the benchmark row server.read.pglite.vs-node-http
- * (0.096 of node:http with PGlite on the main thread, 0.27 on a thread of its own, in one run).
+ * worker and its answer a message back. It serves the benchmark row server.read.pglite.vs-node-http.
  */
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
@@ -33,7 +32,7 @@ export interface Queryable {
 }
 
 /** How the database thread is run. */
-export interface PgliteThreadOptions {
+interface PgliteThreadOptions {
   /**
    * Called once if the thread fails for good (an uncaught error, or its JavaScript heap runs out
    * under a huge result): the queries under way and every later one reject; only a new thread

@@ -4,7 +4,7 @@ import type { SqlConnection, SqlDriver } from './connection.ts';
 import { settings } from './schema.ts';
 
 /** The query that says the database answers. */
-export const PING = { name: 'engagekit_ping', text: 'SELECT 1', arrayRows: true };
+const PING = { name: 'engagekit_ping', text: 'SELECT 1', arrayRows: true };
 
 /** The SQL store's settings on `conn` (the pool, or one transaction; `driver`'s ping when given, else a query on `conn`). */
 export function createSqlSettings(conn: SqlConnection, driver?: SqlDriver): SettingsPort {

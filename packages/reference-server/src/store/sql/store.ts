@@ -23,7 +23,7 @@ export interface SqlStoreTuning {
   /**
    * Campaign reads' queries in flight at once (see batchedRead): 4 on a PostgreSQL pool; 1 on PGlite,
    * whose thread runs one query at a time, so the reads that wait for it all share its next query
-   * (server.read.pglite.vs-node-http: 0.176-0.21 with 4, 0.206-0.264 with 1, in turns).
+   * (server.read.pglite.vs-node-http).
    */
   readConcurrency: number;
 }
@@ -40,8 +40,8 @@ const advisoryLocksStatement = builtOnce('engagekit_advisory_locks', (db) =>
 /**
  * Takes transaction-scoped advisory locks on string keys (released at commit or rollback), all in
  * one statement: a row per lock, in the order given (the ordinality keeps it, and the select list is
- * evaluated row by row), so each waits only for its own key. Built once (webhooks.latency.p50: building
- * it took 16-22 µs of CPU an order write; see built-once.ts).
+ * evaluated row by row), so each waits only for its own key. Built once (webhooks.latency.p50; see
+ * built-once.ts).
  */
 async function advisoryLocks(tx: SqlConnection, locks: readonly Lock[]): Promise<void> {
   if (locks.length === 0) return;

@@ -42,24 +42,28 @@ export function asUnavailable(error: unknown): unknown {
   return reason === undefined ? error : new StoreUnavailableError(`The database is unavailable (${reason})`, { retryAfterS: retryAfterS(), cause: error });
 }
 
+/** The names of the store's methods that answer at once, with no promise. */
+type ImmediateMethod = { [K in keyof Store]: Store[K] extends (...args: never[]) => Promise<unknown> ? never : K }[keyof Store];
+
+/**
+ * The store's methods that answer at once, passed through as they are: a method the `Store` type
+ * declares without a promise is a type error here until it is listed.
+ */
+const IMMEDIATE: Record<ImmediateMethod, true> = { takeOnWrite: true };
+
 /**
  * The store with every method's failure passed through `asUnavailable`: a transaction's failure
- * reaches its caller through `transaction`, so the methods of the store at the top are enough.
+ * reaches its caller through `transaction`, so the methods of the store at the top are enough. The
+ * `Store` type says which methods answer with a promise (all but `IMMEDIATE`).
  */
 export function reportingUnavailable(store: Store): Store {
   const rethrow = (error: unknown) => {
     throw asUnavailable(error);
   };
   const wrapped = Object.entries(store).map(([name, member]) => {
-    if (typeof member !== 'function') return [name, member];
-    const method = member as (...args: unknown[]) => unknown;
-    return [
-      name,
-      (...args: unknown[]) => {
-        const result = method.apply(store, args);
-        return result instanceof Promise ? result.catch(rethrow) : result;
-      },
-    ];
+    if (typeof member !== 'function' || Object.hasOwn(IMMEDIATE, name)) return [name, member];
+    const method = member as (...args: unknown[]) => Promise<unknown>;
+    return [name, (...args: unknown[]) => method.apply(store, args).catch(rethrow)];
   });
   return Object.fromEntries(wrapped) as Store;
 }

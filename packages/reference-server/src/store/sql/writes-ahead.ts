@@ -1,8 +1,6 @@
 /**
- * Writes sent ahead inside one SQL transaction. It serves the benchmark row webhooks.latency.p50
- * (the addOrder answer's p50: 12.5-13.3 ms with every statement awaited, 10.8-12.6 ms with the
- * locks and upserts sent ahead, in turns; see BENCHMARKS.md, "Round two, sixth pass"; the COMMIT
- * behind the last writes came with the seventh pass).
+ * Writes sent ahead inside one SQL transaction, for the benchmark row webhooks.latency.p50 (the
+ * addOrder answer's latency).
  *
  * A statement whose answer the transaction never reads (an advisory lock, an upsert) is sent and not
  * waited for: the next statement goes out behind it on the same connection, with no round trip in

@@ -1,6 +1,6 @@
 import { copy } from '../copy.ts';
 import type { IdempotencyPort, IdempotentBegin } from '../types.ts';
-import type { MemoryJournal } from './state.ts';
+import type { MemoryJournal } from './transaction-journal.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -8,8 +8,9 @@ import { memoryCustomers } from './customers.ts';
 import { createMemoryDispatch } from './dispatch.ts';
 import { createMemoryIdempotency } from './idempotency.ts';
 import { memoryOrders } from './orders.ts';
-import { bumpStatus, MemoryJournal, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
+import { bumpStatus, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
 import { memoryTokens } from './tokens.ts';
+import { MemoryJournal } from './transaction-journal.ts';
 import { memoryWebhooks } from './webhooks.ts';
 
 /** Everything a memory store held at one moment: from `snapshot()`, for `restore()`. Opaque. */

@@ -1,5 +1,5 @@
 import { type Browser, chromium } from 'playwright-core';
-import { chromiumPath } from '../../../scripts/chromium.mjs';
+import { chromiumPath } from './chromium.mjs';
 
 /**
  * Headless Chromium as these machines allow it (root, no network beyond loopback); playwright gives it
