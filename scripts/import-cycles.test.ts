@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, importGraph } from './import-cycles.ts';
+import { checkCycles, cyclesOf, importGraph } from './import-cycles.ts';
+import { scratchFiles } from './scratch-files.ts';
 
 describe('importGraph', () => {
   it('follows relative imports and re-exports, type-only and dynamic ones too, and leaves packages out', () => {
@@ -44,5 +45,20 @@ describe('cyclesOf', () => {
         ]),
       ),
     ).toEqual([]);
+  });
+});
+
+describe('checkCycles', () => {
+  it('reports a cycle the list does not know, and a listed cycle the code no longer has', () => {
+    const root = scratchFiles('import-cycles-', {
+      'packages/a/src/x.ts': "import { y } from './y.ts';\nexport const x = 1;\n",
+      'packages/a/src/y.ts': "import { x } from './x.ts';\nexport const y = 2;\n",
+      'packages/a/src/z.ts': 'export const z = 3;\n',
+    });
+    const listed = [['packages/a/src/x.ts', 'packages/a/src/y.ts']];
+    expect(checkCycles(root, listed)).toEqual({ unknown: [], gone: [] });
+    expect(checkCycles(root, [])).toEqual({ unknown: listed, gone: [] });
+    const goneCycle = ['packages/a/src/y.ts', 'packages/a/src/z.ts'];
+    expect(checkCycles(root, [...listed, goneCycle])).toEqual({ unknown: [], gone: [goneCycle] });
   });
 });
