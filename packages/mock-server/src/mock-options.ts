@@ -1,6 +1,6 @@
 /** The mock's options and their defaults, read once into the settings every part of the mock shares. */
 import type { EventType } from '@engagekit/contract';
-import { type AppConfig, type Clock, canonicalUuid, DEMO_COMPANY, hashToken, type Logger, silentLogger } from '@engagekit/runtime';
+import { type AppConfig, type Clock, canonicalUuid, DEMO_COMPANY, hashToken, type Logger, silentLogger, targetCheckWithoutDns } from '@engagekit/runtime';
 import { type MockData, parseMockData } from './internal/sample-data.ts';
 import { readyCompanyToken } from './internal/token.ts';
 import { MOCK_WEBHOOK_SECRET, type WebhookListener } from './internal/webhook-sink.ts';
@@ -80,6 +80,10 @@ export function settingsOf(options: MockApiOptions) {
   const jwtSecret = options.jwtSecret ?? DEFAULT_JWT_SECRET;
   if (jwtSecret.length < 32) throw new TypeError('jwtSecret must be at least 32 characters.');
   if (options.data !== undefined) parseMockData(options.data, 'The data option');
+  // The endpoint is made at start through the runtime's createEndpoint, which would refuse such a URL quietly.
+  const webhookUrl = options.webhooks?.url;
+  const urlProblem = webhookUrl === undefined ? null : targetCheckWithoutDns(webhookUrl, true).problem;
+  if (urlProblem) throw new TypeError(`webhooks.url ${urlProblem} (given ${JSON.stringify(webhookUrl)}).`);
   const given = { ...DEFAULT_COMPANY, ...options.company };
   // Kept and compared in lower case, as the API compares the uuids it is given.
   const companyRecord = { ...given, uuid: canonicalUuid(given.uuid) };

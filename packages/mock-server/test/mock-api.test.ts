@@ -302,6 +302,11 @@ describe('sample data', () => {
 });
 
 describe('limits and targets', () => {
+  it('refuses at once a webhooks.url that no endpoint could be registered for', () => {
+    expect(() => setupMockApi({ webhooks: { url: 'ftp://127.0.0.1/hook' } })).toThrow(/^webhooks\.url must be an http\(s\) URL \(given "ftp:/);
+    expect(() => setupMockApi({ webhooks: { url: 'http://user:pw@127.0.0.1/hook' } })).toThrow(/webhooks\.url must not carry credentials/);
+    expect(() => setupMockApi({ webhooks: { url: 'not a url' } })).toThrow(/webhooks\.url must be an absolute http\(s\) URL/);
+  });
   it('has no rate limit unless asked, and limits per company when asked', async () => {
     const open = mockWith();
     for (let i = 0; i < 30; i++) expect((await client(open)('GET', `/agency/getCustomers?uuid=${open.company.uuid}`)).status).toBe(200);

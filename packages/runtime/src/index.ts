@@ -22,7 +22,7 @@ export {
   type NewEndpoint,
   type TargetPolicy,
 } from './domain/webhook-endpoints.ts';
-export { resolvedAddressProblem, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
+export { resolvedAddressProblem, targetCheckWithoutDns, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export {
   type CompanyClaims,
