@@ -12,6 +12,7 @@ export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, 
 export { DEMO_COMPANY } from './demo-company.ts';
 export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './domain/channel.ts';
 export { type CompanyCreation, createCompany, type NewCompany } from './domain/companies.ts';
+export { type CompanyHoldings, companyHoldings } from './domain/company-holdings.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
@@ -34,7 +35,7 @@ export {
   type TokenServiceOptions,
 } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
-export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder } from './http/present.ts';
+export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, presentTemplate } from './http/present.ts';
 export { requestIdOf } from './http/request-id.ts';
 export { REVOCATIONS_REFRESH_MS } from './http/revocation-cache.ts';
 export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { freeFormObject } from '../free-form.ts';
+import { keptShape } from '../kept.ts';
 import { Amount, Id, IsoDate, optionalText, PhoneNumber, Timestamp, text } from '../primitives.ts';
 
 export const CompanyCode = z
@@ -28,17 +29,14 @@ export const Product = z
   .meta({ id: 'Product' });
 
 /** A product of an order as stored: its id is always text. */
-export const OrderProduct = z
-  .object({
-    product_id: z.string().meta({ example: '101' }),
-    quantity: z.int().meta({ example: 2 }),
-    price: z.number().meta({ example: 500 }),
-  })
-  .meta({ id: 'OrderProduct', description: 'A product of an order as stored.' });
+export const OrderProduct = z.object(keptShape(Product.shape)).meta({ id: 'OrderProduct', description: 'A product of an order as stored.' });
 
 const Attributes = freeFormObject('Free-form object.', { giftWrap: true });
 
-/** Every order field but the keys: all optional. */
+/**
+ * Every order field but the keys, as addOrder takes it: the one declaration of an order's fields. The
+ * request bodies, the mandatory list and the answer `Order` (each field as the store keeps it) come from it.
+ */
 const orderFieldShape = {
   totalAmount: Amount.meta({ description: 'Order total, >= 0.', example: 1500.75 }),
   firstName: text(200, 'Customer first name.', 'John'),
@@ -96,45 +94,13 @@ export const UpdateOrderParams = z.object({
   orderId: CompanyOrderId.meta({ description: "The company's own order id (company_order_id).", example: 'ORD-001' }),
 });
 
-const nullableText = (example: string) => z.string().nullable().meta({ example });
-
-/** An order as stored. Optional fields the company never sent are null. */
+/** An order as stored: the fields of `orderFieldShape` as the store keeps them (optional fields the company never sent are null). */
 export const Order = z
   .object({
     id: Id.meta({ example: 'ord_01JD4Z8Q3T5V' }),
     company_id: z.string().meta({ example: 'VERPL000972024' }),
     company_order_id: z.string().meta({ example: 'ORD-001' }),
-    totalAmount: z.number().meta({ example: 1500.75 }),
-    firstName: z.string().meta({ example: 'John' }),
-    lastName: nullableText('Doe'),
-    phoneNumber: z.string().meta({ example: '+1234567890' }),
-    email: nullableText('john.doe@example.com'),
-    postalCode: z.string().meta({ example: '56789' }),
-    streetAddress1: z.string().meta({ example: '123 Main Street' }),
-    streetAddress2: nullableText('Apt 4B'),
-    city: nullableText('Springfield'),
-    state: nullableText('Illinois'),
-    specialInstructions: nullableText('Leave package at the front door.'),
-    products: z.array(OrderProduct),
-    billingStreetAddress1: nullableText('456 Elm Street'),
-    billingStreetAddress2: nullableText('Suite 202'),
-    billingCity: nullableText('Springfield'),
-    billingState: nullableText('Illinois'),
-    billingPostalCode: nullableText('56789'),
-    companyOrderDate: nullableText('2024-11-15'),
-    companyOrderDueDate: nullableText('2024-11-20'),
-    companyOrderDeliveryStatus: nullableText('Pending'),
-    companyOrderPaymentReference: nullableText('PAY-123456'),
-    companyOrderStatus: nullableText('Processing'),
-    companyOrderDescription: nullableText('Order description details'),
-    company_order_other_attributes_1: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .meta({ example: { giftWrap: true } }),
-    company_order_other_attributes_2: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .meta({ example: { priorityDelivery: false } }),
+    ...keptShape(orderFieldShape, new Map([[Product, OrderProduct]])),
     version: z.int().min(1).meta({ description: 'Starts at 1 and grows with every update.', example: 1 }),
     created_at: Timestamp,
     updated_at: Timestamp,

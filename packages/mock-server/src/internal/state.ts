@@ -1,13 +1,13 @@
 import type { Campaign, Company, Customer, Delivery, Order, Template, WebhookEndpoint, WebhookEvent } from '@engagekit/contract';
 import {
   canonicalUuid,
-  type Page,
-  type PageRequest,
+  companyHoldings,
   presentCampaign,
   presentCustomer,
   presentDelivery,
   presentEndpoint,
   presentOrder,
+  presentTemplate,
   type Store,
 } from '@engagekit/runtime';
 
@@ -26,33 +26,18 @@ export interface MockState {
   events: WebhookEvent[];
 }
 
-/** The state of one company as the store holds it, or null when the store does not know the company. */
+/** The state of one company as the store holds it (the runtime's `companyHoldings`, presented), or null when the store does not know the company. */
 export async function companyState(store: Store, given: string): Promise<MockState | null> {
-  const companyUuid = canonicalUuid(given);
-  const company = await store.getCompany(companyUuid);
-  if (!company) return null;
-  const endpoints = await all((p) => store.listEndpoints(companyUuid, p));
-  const deliveries = [];
-  for (const endpoint of endpoints) deliveries.push(...(await all((p) => store.listDeliveries(companyUuid, endpoint.id, p))));
+  const held = await companyHoldings(store, canonicalUuid(given));
+  if (!held) return null;
   return {
-    company,
-    orders: (await all((p) => store.listOrders(companyUuid, p))).map(presentOrder),
-    campaigns: (await all((p) => store.listCampaigns(companyUuid, p))).map(presentCampaign),
-    customers: (await all((p) => store.listCustomers(companyUuid, p))).map(presentCustomer),
-    templates: (await store.listTemplates(companyUuid)).map(({ company_uuid: _, ...template }) => template),
-    webhooks: endpoints.map(presentEndpoint),
-    // Listed newest first per endpoint: oldest first across them (the sort is stable for equal times).
-    deliveries: deliveries.map(presentDelivery).sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)),
-    events: (await all((p) => store.listEvents(companyUuid, p))).map((event) => event.payload as unknown as WebhookEvent),
+    company: held.company,
+    orders: held.orders.map(presentOrder),
+    campaigns: held.campaigns.map(presentCampaign),
+    customers: held.customers.map(presentCustomer),
+    templates: held.templates.map(presentTemplate),
+    webhooks: held.endpoints.map(presentEndpoint),
+    deliveries: held.deliveries.map(presentDelivery),
+    events: held.events.map((event) => event.payload as unknown as WebhookEvent),
   };
-}
-
-/** Every item of a paged store list. */
-async function all<T>(list: (page: PageRequest) => Promise<Page<T>>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; ; page++) {
-    const got = await list({ page, limit: 100 });
-    items.push(...got.items);
-    if (got.items.length === 0 || items.length >= got.total) return items;
-  }
 }

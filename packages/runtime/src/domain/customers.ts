@@ -17,6 +17,7 @@ import {
   shared,
   type WriteContext,
 } from '../store/types.ts';
+import { everyPage } from './every-page.ts';
 
 /**
  * The lock every write to a company's customers takes: shared by order writes and imports (which lock
@@ -86,16 +87,6 @@ export async function recountCustomers(tx: Store, write: WriteContext, companyUu
   if (changed.length > 0) await tx.saveCustomers(changed);
 }
 
-/** Every item of a paged store list. */
-async function everything<T>(list: (page: { page: number; limit: number }) => Promise<{ items: T[]; total: number }>): Promise<T[]> {
-  const all: T[] = [];
-  for (let page = 1; ; page++) {
-    const { items, total } = await list({ page, limit: 1000 });
-    all.push(...items);
-    if (items.length === 0 || all.length >= total) return all;
-  }
-}
-
 /**
  * Re-derives every customer of the company from its orders, while its order writes and imports wait:
  * creates the missing (in the order of their first orders), updates the stale, removes 'orders'
@@ -105,12 +96,12 @@ export function syncCustomers(store: Store, write: WriteContext, companyUuid: st
   return store.transaction(async (tx) => {
     await tx.lock([exclusive(CUSTOMERS_LOCK(companyUuid))]);
     const byPhone = new Map<string, OrderRecord[]>();
-    for (const order of await everything((p) => tx.listOrders(companyUuid, p))) {
+    for (const order of await everyPage((p) => tx.listOrders(companyUuid, p))) {
       const list = byPhone.get(order.phoneNumber);
       if (list) list.push(order);
       else byPhone.set(order.phoneNumber, [order]);
     }
-    const current = new Map((await everything((p) => tx.listCustomers(companyUuid, p))).map((c) => [c.phoneNumber, c]));
+    const current = new Map((await everyPage((p) => tx.listCustomers(companyUuid, p))).map((c) => [c.phoneNumber, c]));
     const now = iso(write.now);
     const result: CustomerSyncResult = { total: 0, created: 0, updated: 0, removed: 0 };
     const changed: CustomerRecord[] = [];

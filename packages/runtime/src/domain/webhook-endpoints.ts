@@ -2,7 +2,7 @@
  * Webhook endpoints: what an endpoint is made of, where it may point, how its secret rotates, and its
  * delivery log (a test event, a redelivery). The server's API and the mock make endpoints through these.
  */
-import type { EventType } from '@engagekit/contract';
+import type { AddOrderBody, EventType } from '@engagekit/contract';
 import type { HostResolver } from '../context.ts';
 import { iso } from '../store/shared.ts';
 import {
@@ -166,29 +166,32 @@ export async function rotateSecret(
   return { secret, previousSecretExpiresAt: gracePeriodS > 0 ? expiresAt : null };
 }
 
+/**
+ * The order a test event carries, as addOrder would take it (`satisfies` its body): a new mandatory
+ * field of the contract is a type error here until the sample gives it a value, so the event never
+ * carries null where `Order` says otherwise.
+ */
+function sampleOrderFields(today: string) {
+  return {
+    totalAmount: 1500.75,
+    firstName: 'Test',
+    lastName: 'Customer',
+    phoneNumber: '+10000000000',
+    postalCode: '56789',
+    streetAddress1: '123 Main Street',
+    products: [{ product_id: '101', quantity: 1, price: 1500.75 }],
+    companyOrderDate: today,
+    companyOrderDeliveryStatus: 'Pending',
+    companyOrderStatus: 'Processing',
+    companyOrderDescription: 'A test event: no such order exists.',
+  } satisfies Omit<AddOrderBody, 'company_id' | 'company_order_id'>;
+}
+
 /** A test event of `type` for the company: a sample order that exists nowhere, marked `test: true`. */
 export function testEvent(write: WriteContext, company: CompanyRecord, type: EventType): EventRecord {
   const id = write.newId('evt');
   const now = iso(write.now);
-  const order = newOrderRecord(
-    'ord_test',
-    company,
-    'TEST-ORDER',
-    {
-      totalAmount: 1500.75,
-      firstName: 'Test',
-      lastName: 'Customer',
-      phoneNumber: '+10000000000',
-      postalCode: '56789',
-      streetAddress1: '123 Main Street',
-      products: [{ product_id: '101', quantity: 1, price: 1500.75 }],
-      companyOrderDate: now.slice(0, 10),
-      companyOrderDeliveryStatus: 'Pending',
-      companyOrderStatus: 'Processing',
-      companyOrderDescription: 'A test event: no such order exists.',
-    },
-    now,
-  );
+  const order = newOrderRecord('ord_test', company, 'TEST-ORDER', sampleOrderFields(now.slice(0, 10)), now);
   return { id, company_uuid: company.uuid, type, payload: { id, type, created_at: now, data: { order: orderSnapshot(order) }, test: true }, created_at: now };
 }
 

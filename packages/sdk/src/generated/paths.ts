@@ -1421,16 +1421,16 @@ export interface components {
             totalAmount: number;
             /** @example John */
             firstName: string;
-            /** @example Doe */
-            lastName: string | null;
             /** @example +1234567890 */
             phoneNumber: string;
-            /** @example john.doe@example.com */
-            email: string | null;
             /** @example 56789 */
             postalCode: string;
             /** @example 123 Main Street */
             streetAddress1: string;
+            /** @example Doe */
+            lastName: string | null;
+            /** @example john.doe@example.com */
+            email: string | null;
             /** @example Apt 4B */
             streetAddress2: string | null;
             /** @example Springfield */

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { pgTimestampToIso } from './schema.ts';
+import { Order } from '@engagekit/contract';
+import type { OrderRecord } from '@engagekit/runtime/store';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { orderColumns } from './orders.ts';
+import { type orders, pgTimestampToIso } from './schema.ts';
+
+describe('the orders table', () => {
+  it('has a column for every field of the contract’s Order and the record’s company_uuid, of the record’s type, and no other', () => {
+    expect(Object.keys(orderColumns).sort()).toEqual([...Object.keys(Order.shape), 'company_uuid'].sort());
+    // The table's columns satisfy the record's fields (schema.ts); their types are the record's too.
+    expectTypeOf<Omit<typeof orders.$inferSelect, 'created_seq'>>().toEqualTypeOf<OrderRecord>();
+  });
+});
 
 describe('pgTimestampToIso', () => {
   it('reads PostgreSQL timestamptz text as ISO-8601 UTC with milliseconds, as Date would', () => {

@@ -7,7 +7,21 @@
 import type { Days, EventType, Scope, TemplatePayload } from '@engagekit/contract';
 import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
 import { getTableColumns, sql, type Table } from 'drizzle-orm';
-import { bigint, boolean, customType, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  type PgColumnBuilderBase,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 /** An identifier column: text compared byte-wise (`COLLATE "C"`), the same on every server locale and in the memory store. */
 const id = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -147,7 +161,14 @@ export const campaigns = pgTable(
   ],
 );
 
-/** Orders, one per (company, company_order_id). */
+/**
+ * The columns of a table that keeps records `R`: one for each field of `R`, and `created_seq`. A table's
+ * columns `satisfies` it, so a record field without its column is a type error, not a value the SQL
+ * store leaves out when it writes a row by the table's columns (built-once.ts, `rowValues`).
+ */
+type ColumnsOf<R> = Record<keyof R | 'created_seq', PgColumnBuilderBase>;
+
+/** Orders, one per (company, company_order_id): a column for every field of the contract's `Order`. */
 export const orders = pgTable(
   'orders',
   {
@@ -186,7 +207,7 @@ export const orders = pgTable(
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
     created_seq: createdSeq(),
-  },
+  } satisfies ColumnsOf<OrderRecord>,
   (t) => [
     unique('orders_company_order_unique').on(t.company_uuid, t.company_order_id),
     // Customer recounts: a phone's orders within a company, the latest last.
