@@ -61,23 +61,6 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 
 const defaultDeps: TransportDeps = { sleep: abortableSleep, random: Math.random, now: Date.now };
 
-const noop = () => {};
-
-/** One signal that aborts when any of `signals` does (one signal is used as it is). */
-function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
-  if (signals.length === 1) return { signal: signals[0] as AbortSignal, dispose: noop };
-  const controller = new AbortController();
-  const onAbort = (e: Event) => controller.abort((e.target as AbortSignal).reason);
-  for (const s of signals) {
-    if (s.aborted) controller.abort(s.reason);
-    else s.addEventListener('abort', onAbort, { once: true });
-  }
-  const dispose = () => {
-    for (const s of signals) s.removeEventListener('abort', onAbort);
-  };
-  return { signal: controller.signal, dispose };
-}
-
 function connectionDetail(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   if (typeof cause?.code === 'string') return cause.code;
@@ -272,27 +255,23 @@ export function sendCall<T extends { response: Response }>(
 /**
  * Sends `request` (what openapi-fetch built) through `options.fetch` with `retrying`'s policy: the
  * `fetch` option of the SDK's openapi-fetch clients, for the calls made on them directly (`client.api`).
- * Each attempt calls `options.fetch(url, init)` as `sendCall` does. Resolves to the last answer, its body
- * read within the attempt (so the timeout covers it) and held by a new Response for openapi-fetch to parse.
+ * Each attempt calls `options.fetch(url, init)` as `sendCall` does. Aborted by `options.signal` when
+ * given, else by the request's own signal. Resolves to the last answer, its body read within the
+ * attempt (so the timeout covers it) and held by a new Response for openapi-fetch to parse.
  */
 export async function send(request: Request, options: SendOptions, deps: TransportDeps = defaultDeps): Promise<Response> {
   const { method, url } = request;
-  // The request's own signal only matters when someone could abort it; openapi-fetch's default never does.
-  const user = anySignal(options.signal ? [options.signal, request.signal] : [request.signal]);
-  try {
-    const body = await replayableBody(request);
-    const key = isWrite(method) ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
-    const { response } = await retrying(
-      async (signal) => {
-        const res = await options.fetch(url, attemptInit(request, body, signal, key));
-        const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
-        return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
-      },
-      { ...options, signal: user.signal, describe: () => `${method} ${url}` },
-      deps,
-    );
-    return response;
-  } finally {
-    user.dispose();
-  }
+  const body = await replayableBody(request);
+  const key = isWrite(method) ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
+  const { response } = await retrying(
+    async (signal) => {
+      const res = await options.fetch(url, attemptInit(request, body, signal, key));
+      const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
+      return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
+    },
+    // The clients' `client.api` calls carry their signal on the request (openapi-fetch's `signal`).
+    { ...options, signal: options.signal ?? request.signal, describe: () => `${method} ${url}` },
+    deps,
+  );
+  return response;
 }
