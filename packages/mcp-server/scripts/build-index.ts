@@ -2,7 +2,7 @@
  * The last step of `pnpm build`: writes dist/docs-index.json, what `search_docs` answers from and the
  * table the sandbox's `client` is made from. Sources: the contract's OpenAPI document (operations,
  * parameters, schemas, error statuses) with its SDK calls (`sdkCalls`, the `x-codeSamples`, each
- * typechecked against the SDK), the SDK's README, and the sandbox guide.
+ * typechecked against the SDK), the SDK's README, the SDK's error classes, and the sandbox guide.
  *
  * The company client's methods come from the contract's SDK calls; the build checks them against the
  * built SDK's own client, both ways, so a method the SDK gains shows up here (or the build says why not).
@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { errorCodes } from '@engagekit/contract';
 import { createOpenApiDocument, sdkCalls } from '@engagekit/contract/document';
-import { createClient } from '@engagekit/sdk';
+import { APIError, createClient } from '@engagekit/sdk';
 import type { DocEntry, DocsIndex, SdkMethod } from '../src/internal/docs-index.ts';
 import { REHEARSAL_EXAMPLE, SANDBOX_GUIDE } from '../src/internal/guide.ts';
 import { countTerms } from '../src/internal/tokenize.ts';
@@ -44,20 +44,10 @@ const document = createOpenApiDocument() as unknown as Document;
 const render = new SchemaRenderer(document.components.schemas);
 const readme = readFileSync(here('../../sdk/README.md'), 'utf8');
 
-/** The SDK's error class for each status. */
-const ERROR_CLASSES: Record<number, string> = {
-  400: 'BadRequestError',
-  401: 'AuthenticationError',
-  403: 'PermissionDeniedError',
-  404: 'NotFoundError',
-  409: 'ConflictError',
-  429: 'RateLimitError',
-  500: 'InternalServerError',
-  503: 'InternalServerError',
-};
 /** The contract's `errorCodes`: the `code` of the error envelope for each status. */
 const ERROR_CODES: Record<number, string> = errorCodes;
-const errorClass = (status: number) => ERROR_CLASSES[status] ?? 'APIError';
+/** The SDK's error class for a status, as the SDK picks it. */
+const errorClass = (status: number) => APIError.from(status, undefined, new Headers()).name;
 
 // ---- The company client's methods -------------------------------------------------------------
 
