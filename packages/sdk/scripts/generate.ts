@@ -1,15 +1,14 @@
 /**
  * Writes what src/methods.ts declares: the methods of the client interfaces (between the `<generated>`
  * markers of src/client.ts, src/webhook-endpoints.ts and src/admin-client.ts) and the README's method
- * tables, after checking every row against the contract's document; and src/generated/paths.ts from
- * packages/contract/openapi.yaml with openapi-typescript.
+ * tables, after checking every row against the contract's document. The `paths` types the SDK is typed
+ * by are the contract's own (`@engagekit/contract/paths`), generated with its document.
  * `--check` writes nothing and exits 1 when a file differs from what the table generates.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createOpenApiDocument } from '@engagekit/contract/document';
 import { adminMethods, clientMethods, isMember, isMethod, type MethodGroup, type MethodTable, methodsOf, webhookEndpointMethods } from '../src/methods.ts';
-import { renderPaths, SDK_PATHS_FILE } from './render-paths.ts';
 
 interface Operation {
   operationId: string;
@@ -112,16 +111,6 @@ function fill(file: string, text: string, content: Record<string, string[]>): st
 
 const check = process.argv.includes('--check');
 let drift = false;
-const paths = await renderPaths();
-if (readFileSync(SDK_PATHS_FILE, 'utf8') !== paths) {
-  if (check) {
-    drift = true;
-    console.error('src/generated/paths.ts is out of date: run `pnpm --filter @engagekit/sdk generate` and commit it.');
-  } else {
-    writeFileSync(SDK_PATHS_FILE, paths);
-    console.log('wrote src/generated/paths.ts');
-  }
-}
 for (const [rel, content] of Object.entries(regions)) {
   const file = fileURLToPath(new URL(`../${rel}`, import.meta.url));
   const current = readFileSync(file, 'utf8');
