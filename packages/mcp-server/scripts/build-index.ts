@@ -2,15 +2,18 @@
  * The last step of `pnpm build`: writes dist/docs-index.json, what `search_docs` answers from and the
  * table the sandbox's `client` is made from. Sources: the contract's OpenAPI document (operations,
  * parameters, schemas, error statuses) with its SDK calls (`sdkCalls`, the `x-codeSamples`, each
- * typechecked against the SDK), the SDK's README, and the sandbox guide.
+ * typechecked against the SDK), the SDK's method table (each method's signature and where its page
+ * parameters go), the SDK's error classes, the prose of the SDK's README, and the sandbox guide.
  *
  * The company client's methods come from the contract's SDK calls; the build checks them against the
- * built SDK's own client, both ways, so a method the SDK gains shows up here (or the build says why not).
+ * built SDK's own client and its method table, so a method the SDK gains shows up here (or the build
+ * says why not).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { errorCodes } from '@engagekit/contract';
 import { createOpenApiDocument, sdkCalls } from '@engagekit/contract/document';
-import { createClient } from '@engagekit/sdk';
+import { APIError, createClient } from '@engagekit/sdk';
+import { companyClientMethods } from '../../sdk/src/methods.ts';
 import type { DocEntry, DocsIndex, SdkMethod } from '../src/internal/docs-index.ts';
 import { REHEARSAL_EXAMPLE, SANDBOX_GUIDE } from '../src/internal/guide.ts';
 import { countTerms } from '../src/internal/tokenize.ts';
@@ -44,25 +47,15 @@ const document = createOpenApiDocument() as unknown as Document;
 const render = new SchemaRenderer(document.components.schemas);
 const readme = readFileSync(here('../../sdk/README.md'), 'utf8');
 
-/** The SDK's error class for each status. */
-const ERROR_CLASSES: Record<number, string> = {
-  400: 'BadRequestError',
-  401: 'AuthenticationError',
-  403: 'PermissionDeniedError',
-  404: 'NotFoundError',
-  409: 'ConflictError',
-  429: 'RateLimitError',
-  500: 'InternalServerError',
-  503: 'InternalServerError',
-};
 /** The contract's `errorCodes`: the `code` of the error envelope for each status. */
 const ERROR_CODES: Record<number, string> = errorCodes;
-const errorClass = (status: number) => ERROR_CLASSES[status] ?? 'APIError';
+/** The SDK's error class for a status, as the SDK picks it. */
+const errorClass = (status: number) => APIError.from(status, undefined, new Headers()).name;
 
 // ---- The company client's methods -------------------------------------------------------------
 
-/** `campaigns.create(body)` by method name, from the README's resource tables. */
-const signatures = new Map([...readme.matchAll(/^\| `([a-zA-Z.]+)\(([^)]*)\)` \|/gm)].map((m) => [m[1] as string, `${m[1]}(${m[2]})`]));
+/** The SDK's method table: `campaigns.create(body)` and where a list's params go, by method name. */
+const tableMethods = new Map(companyClientMethods().map((m) => [m.name, m]));
 
 /** `client.campaigns.create(` in a sample -> `campaigns.create`. */
 const methodOf = (call: string) => /\bclient\.([a-zA-Z]+\.[a-zA-Z]+)\(/.exec(call)?.[1];
@@ -80,19 +73,18 @@ for (const [path, item] of Object.entries(document.paths)) {
     if (sample?.caller !== 'client') continue;
     const name = methodOf(sample.call);
     if (!name) throw new Error(`sdkCalls.${operation.operationId} calls no client method: ${sample.call}`);
-    const params = operation.parameters ?? [];
-    // The company client binds the company uuid; the other path parameters come first, then the params object.
-    const pathParams = params.filter((p) => p.in === 'path' && p.name !== 'uuid');
-    const paged = verb === 'get' && params.some((p) => p.in === 'query' && p.name === 'page');
+    const row = tableMethods.get(name);
+    if (!row)
+      throw new Error(`sdkCalls.${operation.operationId} calls client.${name}, which the SDK's method table (packages/sdk/src/methods.ts) does not have.`);
     found.push({
       method: {
         name,
-        signature: signatures.get(name) ?? `${name}(${pathParams.map((p) => p.name).join(', ')})`,
+        signature: row.signature,
         operationId: operation.operationId,
         httpMethod: verb.toUpperCase() as SdkMethod['httpMethod'],
         path,
         summary: operation.summary ?? '',
-        ...(paged ? { pageParamsIndex: pathParams.length } : {}),
+        ...(row.pageParamsIndex !== undefined ? { pageParamsIndex: row.pageParamsIndex } : {}),
       },
       operation,
       example: sample.call,
@@ -113,6 +105,12 @@ function clientFunctions(): string[] {
 }
 const inSdk = clientFunctions();
 const inTable = found.map((f) => f.method.name).sort();
+const unsampled = [...tableMethods.keys()].filter((n) => !inTable.includes(n));
+if (unsampled.length) {
+  throw new Error(
+    `Methods of the SDK's method table with no operation's sample (add one to sdkCalls in packages/contract/src/code-samples.ts): ${unsampled.join(', ')}.`,
+  );
+}
 const missing = inSdk.filter((n) => !inTable.includes(n));
 const stale = inTable.filter((n) => !inSdk.includes(n));
 if (missing.length || stale.length) {
@@ -336,7 +334,11 @@ const GUIDE_SECTIONS = ['Resources', 'Pagination', 'Errors', 'Retries, timeouts,
 for (const section of readme.split(/^## /m).slice(1)) {
   const heading = section.slice(0, section.indexOf('\n')).trim();
   if (!GUIDE_SECTIONS.includes(heading)) continue;
-  const body = section.slice(section.indexOf('\n') + 1).trim();
+  // The markers around the README's generated tables are no prose.
+  const body = section
+    .slice(section.indexOf('\n') + 1)
+    .replace(/^<!--.*-->\n/gm, '')
+    .trim();
   const methods = [...new Set([...body.matchAll(/\b(?:client\.)?([a-zA-Z]+\.[a-zA-Z]+)\(/g)].map((m) => m[1] as string))].filter((m) => methodNames.has(m));
   const first = methods[0] ?? 'campaigns.list';
   add(

@@ -35,6 +35,7 @@ export interface TokenPage extends PaginatedPage<IssuedToken> {}
 
 /** The admin client `createAdminClient` returns. Every method takes request options last. */
 export interface EngageAdminClient {
+  // <generated from="src/methods.ts" table="adminMethods"> (`pnpm --filter @engagekit/sdk generate`)
   companies: {
     /** Creates a company; a `company_id` already taken rejects with `ConflictError`. */
     create(body: CreateCompanyBody, options?: RequestOptions): APIPromise<Company>;
@@ -61,6 +62,7 @@ export interface EngageAdminClient {
   };
   /** Whether the server is up (needs no token). */
   health(options?: RequestOptions): APIPromise<Health>;
+  // </generated>
   /** The openapi-fetch client on `baseUrl` that the methods above send through (the admin token, retries, timeout, log): any path of the contract. */
   api: ApiClient;
 }

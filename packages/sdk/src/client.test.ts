@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, hangingFetch, json } from '../test/helpers/fake-fetch.ts';
 import { createClient } from './client.ts';
 import {
+  APIConnectionError,
   APIError,
   APITimeoutError,
   APIUserAbortError,
@@ -246,6 +247,21 @@ describe('resource methods', () => {
     await expect(c.orders.update('', { company_id: 'ACME' })).rejects.toThrow(/company_order_id/);
     await expect(c.reports.get({ timeout: -1 })).rejects.toThrow(/timeout must be/);
     await expect(c.reports.get({ maxRetries: 1.5 })).rejects.toThrow(/maxRetries must be/);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('reject a request that cannot be built with an EngageError naming the cause, sending and retrying nothing', async () => {
+    const { c, calls } = client(() => ok([], 200, { pagination: { total: 0, page: 1, limit: 10, totalPages: 0 } }));
+    const nested = { limit: 5, filter: { status: { in: 'running' } } } as unknown as { limit: number };
+    const query = await c.campaigns.list(nested).catch((e: unknown) => e);
+    expect(EngageError.is(query) && !APIConnectionError.is(query)).toBe(true);
+    expect((query as Error).message).toMatch(/^Could not build the request, so nothing was sent: Deeply-nested arrays\/objects/);
+    const key = await c.orders.add(orderBody, { idempotencyKey: 'import-7\r\nx-admin: 1' }).catch((e: unknown) => e);
+    expect(EngageError.is(key) && !APIConnectionError.is(key)).toBe(true);
+    expect((key as Error).message).toMatch(/^Could not build the request, so nothing was sent: .*invalid header value/s);
+    const header = await c.reports.get({ headers: { 'x-team': 'a\nb' } }).catch((e: unknown) => e);
+    expect(EngageError.is(header) && !APIConnectionError.is(header)).toBe(true);
+    expect((header as Error).message).toMatch(/^Could not build the request, so nothing was sent: /);
     expect(calls).toHaveLength(0);
   });
 });

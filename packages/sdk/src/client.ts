@@ -92,6 +92,7 @@ export interface ListRequestOptions extends RequestOptions, ListOptions {}
 
 /** The engagekit client `createClient` returns. Every method takes request options last. */
 export interface EngageClient {
+  // <generated from="src/methods.ts" table="clientMethods"> (`pnpm --filter @engagekit/sdk generate`)
   agency: {
     /** Re-derives customers from orders and refreshes campaign statuses and report aggregates. */
     sync(options?: RequestOptions): APIPromise<SyncResult>;
@@ -122,6 +123,7 @@ export interface EngageClient {
     /** Updates the order whose `company_order_id` is `companyOrderId`; an unknown one rejects with `NotFoundError`. */
     update(companyOrderId: string, body: UpdateOrderBody, options?: RequestOptions): APIPromise<Order>;
   };
+  // </generated>
   /**
    * The company's webhook endpoints, with its company token: `create`, `list`, `get`, `update`, `delete`,
    * `rotateSecret`, `sendTest`, and each endpoint's `deliveries` and their `redeliver`.

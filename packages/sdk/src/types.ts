@@ -1,5 +1,8 @@
-/** The API's resource and body types, named, from the generated `paths` (no runtime code). */
-import type { components, operations, paths } from './generated/paths.ts';
+/**
+ * The API's resource and body types, named, from the contract's generated `paths` (no runtime code).
+ * The build inlines those types into the SDK's `.d.ts`, so users need no `@engagekit/contract`.
+ */
+import type { components, operations, paths } from '@engagekit/contract/paths';
 
 export type { components, operations, paths };
 

@@ -31,6 +31,7 @@ type ListCallOptions = RequestOptions & ListOptions;
 
 /** The webhook endpoints of any company, its uuid first (the admin client's `companies.webhookEndpoints`). */
 export interface CompanyWebhookEndpoints {
+  // <generated from="src/methods.ts" table="webhookEndpointMethods"> (`pnpm --filter @engagekit/sdk generate`)
   /** Creates an endpoint; it resolves with the endpoint's `secret` (`whsec_...`), which verifies what it receives. */
   create(uuid: string, body: CreateWebhookEndpointBody, options?: RequestOptions): APIPromise<WebhookEndpoint>;
   /** Lists endpoints oldest first: await it for a page, `for await` it for every endpoint. */
@@ -49,6 +50,7 @@ export interface CompanyWebhookEndpoints {
   deliveries(uuid: string, endpointId: string, params?: DeliveryListParams, options?: ListCallOptions): PagePromise<Delivery, DeliveryPage>;
   /** Queues a delivery again, whatever its status, and resolves to it. */
   redeliver(uuid: string, endpointId: string, deliveryId: string, options?: RequestOptions): APIPromise<Delivery>;
+  // </generated>
 }
 
 /** The same methods with the uuid already given. */

@@ -4,10 +4,10 @@
  * tests. Web Crypto only, so it runs in Node, Deno, Bun, browsers and edge runtimes.
  */
 import { EngageError } from './errors.ts';
-import type { components } from './generated/paths.ts';
 import { fromBase64, toBase64 } from './internal/base64.ts';
 import { randomId } from './internal/random-id.ts';
 import { describeEventProblem, EVENT_TYPES } from './internal/webhook-event.ts';
+import type { components } from './types.ts';
 
 /** An order was added. */
 export type OrderCreatedEvent = components['schemas']['OrderCreatedEvent'];

@@ -1,7 +1,7 @@
 /**
  * The docs index: what `search_docs` answers from and what the sandbox's `client` offers. Built into
- * dist/docs-index.json by scripts/build-index.ts from the contract and the SDK's README, so the server
- * needs neither the contract package nor its schemas at run time.
+ * dist/docs-index.json by scripts/build-index.ts from the contract, the SDK's method table and its
+ * README's prose, so the server needs neither the contract package nor its schemas at run time.
  */
 import { readFileSync } from 'node:fs';
 

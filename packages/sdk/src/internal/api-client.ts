@@ -3,7 +3,7 @@
  * a path, method, parameter or body the contract does not have is a type error.
  */
 import type { Client, ClientPathsWithMethod, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
-import type { paths } from '../generated/paths.ts';
+import type { paths } from '../types.ts';
 
 /** An openapi-fetch client of the contract's paths (`client.api.agency`, `client.api.orders`, `admin.api`). */
 export type ApiClient = Client<paths, 'application/json'>;

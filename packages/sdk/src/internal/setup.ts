@@ -4,7 +4,7 @@
  */
 import createFetchClient from 'openapi-fetch';
 import { EngageError } from '../errors.ts';
-import type { paths } from '../generated/paths.ts';
+import type { paths } from '../types.ts';
 import type { ApiClient } from './api-client.ts';
 import { createLog, type Logger, type LogLevel } from './log.ts';
 import { checkLimits, type RequestOptions, type ResponseValidator } from './request.ts';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, hangingFetch, json } from '../../test/helpers/fake-fetch.ts';
-import { APIConnectionError, APITimeoutError, APIUserAbortError } from '../errors.ts';
+import { APIConnectionError, APITimeoutError, APIUserAbortError, EngageError } from '../errors.ts';
 import { attemptTimer, type SendOptions, send, sendCall, type TransportDeps } from './transport.ts';
 
 const NOW = Date.parse('2026-01-05T08:00:00Z');
@@ -243,6 +243,32 @@ describe('sendCall', () => {
     const err = await sendCall(call, options(stalled, { timeout: 5, maxRetries: 0 }), deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APITimeoutError);
     expect((err as Error).message).toBe('GET http://api.test/agency/reportingCampaign?uuid=u timed out after 5 ms (the `timeout` option)');
+  });
+
+  it('rejects at once, without retrying, with an EngageError naming the cause when the request cannot be built', async () => {
+    const { deps, sleeps } = recordingDeps();
+    const f = fakeFetch(() => json(200, {}));
+    let made = 0;
+    const call = async () => {
+      made += 1;
+      // What openapi-fetch throws for a query it cannot serialize, before it calls the fetch.
+      throw new Error('Deeply-nested arrays/objects aren’t supported.');
+    };
+    const err = await sendCall(call, options(f.fetch), deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngageError);
+    expect(err).not.toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toBe('Could not build the request, so nothing was sent: Deeply-nested arrays/objects aren’t supported.');
+    expect({ made, sent: f.calls.length, sleeps }).toEqual({ made: 1, sent: 0, sleeps: [] });
+  });
+
+  it('still retries a fetch that fails once the request is built', async () => {
+    const { deps } = recordingDeps();
+    const f = fakeFetch(() => {
+      throw new TypeError('fetch failed');
+    });
+    const err = await sendCall(postCall([]), options(f.fetch), deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(f.calls).toHaveLength(3);
   });
 });
 

@@ -61,28 +61,13 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 
 const defaultDeps: TransportDeps = { sleep: abortableSleep, random: Math.random, now: Date.now };
 
-const noop = () => {};
-
-/** One signal that aborts when any of `signals` does (one signal is used as it is). */
-function anySignal(signals: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
-  if (signals.length === 1) return { signal: signals[0] as AbortSignal, dispose: noop };
-  const controller = new AbortController();
-  const onAbort = (e: Event) => controller.abort((e.target as AbortSignal).reason);
-  for (const s of signals) {
-    if (s.aborted) controller.abort(s.reason);
-    else s.addEventListener('abort', onAbort, { once: true });
-  }
-  const dispose = () => {
-    for (const s of signals) s.removeEventListener('abort', onAbort);
-  };
-  return { signal: controller.signal, dispose };
-}
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function connectionDetail(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   if (typeof cause?.code === 'string') return cause.code;
   if (typeof cause?.message === 'string') return cause.message;
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 /** How the attempts of one call are run. */
@@ -97,6 +82,12 @@ export interface RetryOptions {
   describe(): string;
   /** The client's log; absent when logging is off. */
   log?: Log | undefined;
+  /**
+   * The error that ends the call at once when an attempt failed before its request was sent: it could
+   * not be built (a query too nested to serialize, a header value with CR or LF), which no retry mends.
+   * Undefined when the request went out.
+   */
+  unsent?(err: unknown): EngageError | undefined;
 }
 
 /** Why an attempt ended without an answer. */
@@ -168,7 +159,7 @@ function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeout: nu
  * that aborts at its timeout or when the caller's signal does; the attempt must have read the answer's
  * body before resolving, so the timeout covers it and a retried answer is drained. Rejects with
  * `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came, and at once with
- * any `EngageError` the attempt throws.
+ * any `EngageError` the attempt throws or `unsent` gives.
  */
 export async function retrying<T extends { response: Response }>(
   attempt: (signal: AbortSignal) => Promise<T>,
@@ -188,6 +179,8 @@ export async function retrying<T extends { response: Response }>(
       if (err === USER_ABORT || user?.aborted) throw abortError();
       // An EngageError from inside an attempt is a verdict, not a failed connection: it is final.
       if (err instanceof EngageError) throw err;
+      const unsent = err === TIMED_OUT ? undefined : options.unsent?.(err);
+      if (unsent) throw unsent;
       const what = options.describe();
       failure =
         err === TIMED_OUT
@@ -257,42 +250,46 @@ export function sendCall<T extends { response: Response }>(
   const { fetch } = options;
   let key = options.idempotencyKey;
   let last: Request | undefined;
-  const attempt = (signal: AbortSignal) =>
-    call((request) => {
-      last = request;
+  let sent = false;
+  const attempt = (signal: AbortSignal) => {
+    sent = false;
+    return call((request) => {
       if (key === undefined && isWrite(request.method)) key = newIdempotencyKey();
+      // Set on the Request, which refuses what fetch would (a key with CR or LF) before anything is sent.
+      if (key !== undefined && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', key);
+      sent = true;
+      last = request;
       // A GET (most calls) has no body to wait for.
       if (request.body === null) return fetch(request.url, attemptInit(request, undefined, signal, key));
       return replayableBody(request).then((body) => fetch(request.url, attemptInit(request, body, signal, key)));
     });
+  };
   const describe = () => (last ? `${last.method} ${last.url}` : 'the request');
-  return retrying(attempt, { maxRetries: options.maxRetries, timeout: options.timeout, signal: options.signal, log: options.log, describe }, deps);
+  // openapi-fetch builds the request (its URL, query and headers) before it calls the attempt's fetch.
+  const unsent = (err: unknown) => (sent ? undefined : new EngageError(`Could not build the request, so nothing was sent: ${errorText(err)}`, { cause: err }));
+  return retrying(attempt, { maxRetries: options.maxRetries, timeout: options.timeout, signal: options.signal, log: options.log, describe, unsent }, deps);
 }
 
 /**
  * Sends `request` (what openapi-fetch built) through `options.fetch` with `retrying`'s policy: the
  * `fetch` option of the SDK's openapi-fetch clients, for the calls made on them directly (`client.api`).
- * Each attempt calls `options.fetch(url, init)` as `sendCall` does. Resolves to the last answer, its body
- * read within the attempt (so the timeout covers it) and held by a new Response for openapi-fetch to parse.
+ * Each attempt calls `options.fetch(url, init)` as `sendCall` does. Aborted by `options.signal` when
+ * given, else by the request's own signal. Resolves to the last answer, its body read within the
+ * attempt (so the timeout covers it) and held by a new Response for openapi-fetch to parse.
  */
 export async function send(request: Request, options: SendOptions, deps: TransportDeps = defaultDeps): Promise<Response> {
   const { method, url } = request;
-  // The request's own signal only matters when someone could abort it; openapi-fetch's default never does.
-  const user = anySignal(options.signal ? [options.signal, request.signal] : [request.signal]);
-  try {
-    const body = await replayableBody(request);
-    const key = isWrite(method) ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
-    const { response } = await retrying(
-      async (signal) => {
-        const res = await options.fetch(url, attemptInit(request, body, signal, key));
-        const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
-        return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
-      },
-      { ...options, signal: user.signal, describe: () => `${method} ${url}` },
-      deps,
-    );
-    return response;
-  } finally {
-    user.dispose();
-  }
+  const body = await replayableBody(request);
+  const key = isWrite(method) ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined;
+  const { response } = await retrying(
+    async (signal) => {
+      const res = await options.fetch(url, attemptInit(request, body, signal, key));
+      const data = NULL_BODY_STATUSES.includes(res.status) ? null : await res.arrayBuffer();
+      return { response: new Response(data, { status: res.status, statusText: res.statusText, headers: res.headers }) };
+    },
+    // The clients' `client.api` calls carry their signal on the request (openapi-fetch's `signal`).
+    { ...options, signal: options.signal ?? request.signal, describe: () => `${method} ${url}` },
+    deps,
+  );
+  return response;
 }
