@@ -4,10 +4,13 @@
  * tables, after checking every row against the contract's document. The `paths` types the SDK is typed
  * by are the contract's own (`@engagekit/contract/paths`), generated with its document.
  * `--check` writes nothing and exits 1 when a file differs from what the table generates.
+ *
+ * The document comes from the contract's sources, as the contract's own generate makes it: `pnpm test`
+ * checks the generated files before it builds, when a fresh clone has no contract build to import.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createOpenApiDocument } from '@engagekit/contract/document';
+import { createOpenApiDocument } from '../../contract/src/document.ts';
 import { adminMethods, clientMethods, isMember, isMethod, type MethodGroup, type MethodTable, methodsOf, webhookEndpointMethods } from '../src/methods.ts';
 
 interface Operation {
