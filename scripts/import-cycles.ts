@@ -17,9 +17,6 @@ import { ROOT } from './build/ensure-built.ts';
  * leave this list too.
  */
 export const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  // The store's records re-export its ports (`export type * from './ports.ts'`), which are written over
-  // the records: open until the ports and the records are split so that one only imports the other.
-  ['packages/runtime/src/store/ports.ts', 'packages/runtime/src/store/types.ts'],
   // The app's dependencies and the request's variables (`AppDeps`, `RequestContext`, the routes' `Env`),
   // and the leases' logger: open until per-request dependencies reach the app as Hono's env.
   ['packages/runtime/src/context.ts', 'packages/runtime/src/leases.ts', 'packages/runtime/src/routes/register.ts', 'packages/runtime/src/routes/types.ts'],

@@ -1,7 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { upsertOrder } from '../../runtime/src/domain/orders.ts';
-import type { CompanyRecord, EndpointRecord, Store } from '../../runtime/src/store/types.ts';
+import type { Store } from '../../runtime/src/store/ports.ts';
+import type { CompanyRecord, EndpointRecord } from '../../runtime/src/store/types.ts';
 import { answeredQuickly, createDispatcher, type DispatcherOptions, shouldClaim } from '../../runtime/src/webhooks/dispatcher.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createMemoryStore, openSqlStore } from '../src/store/index.ts';

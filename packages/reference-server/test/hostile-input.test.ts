@@ -4,7 +4,7 @@
  */
 import { FREE_FORM_LIMITS } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../runtime/src/store/types.ts';
+import type { Store } from '../../runtime/src/store/ports.ts';
 import { openSqlStore } from '../src/store/index.ts';
 import { migratedPgliteDump, sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../runtime/src/http/auth.ts';
 import { createRuntime } from '../../runtime/src/runtime.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
-import type { Store } from '../../runtime/src/store/types.ts';
+import type { Store } from '../../runtime/src/store/ports.ts';
 import type { WebhookTransport } from '../../runtime/src/webhooks/transport.ts';
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createNodeTransport } from '../src/webhooks/node-transport.ts';

@@ -4,7 +4,7 @@ import type { AppConfig, Logger } from '../../runtime/src/context.ts';
 import { hashToken } from '../../runtime/src/http/auth.ts';
 import { createSeededIds, type IdGenerator } from '../../runtime/src/ids.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
-import type { Store } from '../../runtime/src/store/types.ts';
+import type { Store } from '../../runtime/src/store/ports.ts';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 

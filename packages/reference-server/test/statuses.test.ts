@@ -8,7 +8,8 @@ import { createOpenApiDocument } from '@engagekit/contract/document';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { createManualClock } from '../../runtime/src/clock.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
-import { type Store, StoreUnavailableError } from '../../runtime/src/store/types.ts';
+import type { Store } from '../../runtime/src/store/ports.ts';
+import { StoreUnavailableError } from '../../runtime/src/store/types.ts';
 import { sampleOrder } from './helpers.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
 

@@ -18,7 +18,8 @@ import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { type Env, registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import { isStoreUnavailable, type Store } from './store/types.ts';
+import type { Store } from './store/ports.ts';
+import { isStoreUnavailable } from './store/types.ts';
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app

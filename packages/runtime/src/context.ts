@@ -4,7 +4,8 @@ import type { TokenService } from './http/auth.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
 import type { Env as AppEnv } from './routes/register.ts';
-import type { CompanyRecord, Store, WriteContext } from './store/types.ts';
+import type { Store } from './store/ports.ts';
+import type { CompanyRecord, WriteContext } from './store/types.ts';
 
 /** Settings of the app itself (a process's own settings, such as the reference server's environment, live with it). */
 export interface AppConfig {

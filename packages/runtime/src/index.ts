@@ -44,7 +44,7 @@ export type { Env as AppEnv } from './routes/register.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/store.ts';
-export type { Store } from './store/types.ts';
+export type { Store } from './store/ports.ts';
 export { createDispatcher, DEFAULT_ENDPOINT_CONCURRENCY, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 export { DEFAULT_RETRY_SCHEDULE } from './webhooks/retry.ts';
 export { EXCERPT_BYTES, fetchTransport, type WebhookAnswer, type WebhookPost, type WebhookTransport } from './webhooks/transport.ts';

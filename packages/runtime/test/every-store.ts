@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe } from 'vitest';
 import { createMemoryStore } from '../src/store/memory/store.ts';
-import type { Store } from '../src/store/types.ts';
+import type { Store } from '../src/store/ports.ts';
 
 /** Which store a suite runs on. */
 export type StoreKind = 'memory' | 'pglite' | 'postgres';

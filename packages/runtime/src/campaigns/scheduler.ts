@@ -4,7 +4,8 @@ import { type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs
 import type { ChannelAdapter } from '../domain/channel.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import { createLeases, type Leases } from '../leases.ts';
-import type { ClaimedChunk, Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { ClaimedChunk } from '../store/types.ts';
 
 /** Options of the campaign scheduler; every one has a default but the store and the channel. */
 export interface SchedulerOptions {

@@ -13,6 +13,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../context.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { Leases } from '../leases.ts';
+import type { Store } from '../store/ports.ts';
 import {
   type CampaignRecord,
   type ClaimedChunk,
@@ -21,7 +22,6 @@ import {
   exclusive,
   type MessageOutcome,
   type MessageRecord,
-  type Store,
 } from '../store/types.ts';
 import { afterRun } from './campaigns.ts';
 import type { ChannelAdapter } from './channel.ts';

@@ -3,7 +3,8 @@
  * company's time zone) and what it becomes after a run. How a run goes is campaign-runs.ts.
  */
 import type { Days } from '@engagekit/contract';
-import { type CampaignRecord, type CompanyRecord, isStoreConflict, type Page, type PageRequest, type Store, type WriteContext } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import { type CampaignRecord, type CompanyRecord, isStoreConflict, type Page, type PageRequest, type WriteContext } from '../store/types.ts';
 import { nextRecurringRun } from './schedule.ts';
 
 /** What a new campaign is made of, as the API takes it. */

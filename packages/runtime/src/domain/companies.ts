@@ -1,6 +1,7 @@
 /** Companies and the deployment's own state: a company's making and listing, and whether the store answers. */
 import type { IdGenerator } from '../ids.ts';
-import { type CompanyRecord, isStoreConflict, type Page, type PageRequest, type Store, type WriteContext } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import { type CompanyRecord, isStoreConflict, type Page, type PageRequest, type WriteContext } from '../store/types.ts';
 
 /** What a new company is given. */
 export interface NewCompany {

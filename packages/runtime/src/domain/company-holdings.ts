@@ -2,6 +2,8 @@
  * Everything the store holds for one company, whole: what a test double shows of a company (the mock's
  * `state()`), read through the domain's lists rather than the store's.
  */
+
+import type { Store } from '../store/ports.ts';
 import { compareCreatedAt } from '../store/shared.ts';
 import type {
   CampaignRecord,
@@ -11,7 +13,6 @@ import type {
   EndpointRecord,
   EventRecord,
   OrderRecord,
-  Store,
   TemplateRecord,
 } from '../store/types.ts';
 import { listCampaigns } from './campaigns.ts';

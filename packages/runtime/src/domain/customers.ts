@@ -3,6 +3,8 @@
  * imported through the admin API. How a customer is derived from its orders, recounted after an order
  * write, re-derived by a sync, and imported.
  */
+
+import type { Store } from '../store/ports.ts';
 import { iso, phoneOrdersOf } from '../store/shared.ts';
 import {
   type CompanyRecord,
@@ -13,7 +15,6 @@ import {
   type Page,
   type PageRequest,
   type PhoneOrders,
-  type Store,
   shared,
   type WriteContext,
 } from '../store/types.ts';

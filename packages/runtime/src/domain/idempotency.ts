@@ -4,7 +4,7 @@
  * same request gets that answer again. The same key with another request, or while the first still
  * runs, is refused.
  */
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
 
 /** An answer: its status and JSON body. */
 export interface Answer {

@@ -4,8 +4,9 @@
  */
 import { type EventType, Order, orderFieldNames, requiredOrderFieldNames } from '@engagekit/contract';
 import { schemaFields, shaped } from '../shape.ts';
+import type { Store } from '../store/ports.ts';
 import { iso } from '../store/shared.ts';
-import { type CompanyRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord, type Store, shared, type WriteContext } from '../store/types.ts';
+import { type CompanyRecord, type EventRecord, exclusive, type OrderFields, type OrderRecord, shared, type WriteContext } from '../store/types.ts';
 import { CUSTOMERS_LOCK, recountCustomers } from './customers.ts';
 import { publishEvent } from './webhooks.ts';
 

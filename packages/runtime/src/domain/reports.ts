@@ -1,6 +1,6 @@
 /** The campaign report: a company's campaigns by status, its message funnel, customers and orders, and its newest campaigns in detail. */
 import { type CampaignStatus, campaignStatuses, type Report } from '@engagekit/contract';
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
 
 /** How many campaigns the report details, newest first. */
 export const REPORT_DETAIL_LIMIT = 100;

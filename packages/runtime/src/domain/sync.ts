@@ -1,5 +1,6 @@
 /** The agency's sync: a company's customers re-derived from its orders, and its campaign statuses brought up to date. */
-import type { CompanyRecord, CustomerSyncResult, Store, WriteContext } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { CompanyRecord, CustomerSyncResult, WriteContext } from '../store/types.ts';
 import { endFinishedRuns } from './campaign-runs.ts';
 import { syncCustomers } from './customers.ts';
 

@@ -1,6 +1,7 @@
 /** WhatsApp templates: a submitted template is kept per (name, phone number), with its status. */
 import type { SubmitTemplateBody } from '@engagekit/contract';
-import type { CompanyRecord, Store, TemplateRecord, WriteContext } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { CompanyRecord, TemplateRecord, WriteContext } from '../store/types.ts';
 
 /**
  * Stores or updates the template (name, phone number) of the company. With a `wam_id` (WhatsApp's

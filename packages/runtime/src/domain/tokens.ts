@@ -3,7 +3,8 @@
  * company's, and whether a token is revoked. Signing and checking signatures is `http/auth.ts`'s.
  */
 import type { Scope } from '@engagekit/contract';
-import type { Page, PageRequest, Store, TokenRecord, TokenRevocations, WriteContext } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { Page, PageRequest, TokenRecord, TokenRevocations, WriteContext } from '../store/types.ts';
 
 /** Both scopes: what a token gets when none are asked for. */
 export const ALL_SCOPES: readonly Scope[] = ['agency', 'orders'];

@@ -4,6 +4,7 @@
  */
 import type { AddOrderBody, EventType } from '@engagekit/contract';
 import type { HostResolver } from '../context.ts';
+import type { Store } from '../store/ports.ts';
 import { iso } from '../store/shared.ts';
 import {
   type CompanyRecord,
@@ -13,7 +14,6 @@ import {
   exclusive,
   type Page,
   type PageRequest,
-  type Store,
   type WriteContext,
 } from '../store/types.ts';
 import { newOrderRecord, orderSnapshot } from './orders.ts';

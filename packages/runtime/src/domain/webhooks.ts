@@ -3,8 +3,9 @@
  * dispatcher (webhooks/dispatcher.ts) sends what is queued here.
  */
 import type { EventType } from '@engagekit/contract';
+import type { Store } from '../store/ports.ts';
 import { iso } from '../store/shared.ts';
-import type { DeliveryRecord, EndpointRecord, EventRecord, Store, WriteContext } from '../store/types.ts';
+import type { DeliveryRecord, EndpointRecord, EventRecord, WriteContext } from '../store/types.ts';
 
 /** Whether an endpoint receives events of `type`: enabled, and subscribed (an empty list means every type). */
 export function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events'>, type: EventType): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory/store.ts';
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
 import { COMPANY_CACHE_MS, createCompanyCache } from './company-cache.ts';
 
 const acme = { uuid: '00000000-0000-4000-8000-000000000001', company_id: 'ACME', name: 'Acme', timezone: 'UTC', created_at: '2026-01-01T00:00:00.000Z' };

@@ -1,6 +1,7 @@
 import { getCompany } from '../domain/companies.ts';
 import { canonicalUuid } from '../ids.ts';
-import type { CompanyRecord, Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { CompanyRecord } from '../store/types.ts';
 
 /** How long a company read stays cached. Companies never change once created; the bound only limits staleness after a mock reset. */
 export const COMPANY_CACHE_MS = 5_000;

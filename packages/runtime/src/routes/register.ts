@@ -20,7 +20,8 @@ import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { requiredMessage, toIssue } from '../http/validate.ts';
-import type { CompanyRecord, Store } from '../store/types.ts';
+import type { Store } from '../store/ports.ts';
+import type { CompanyRecord } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
 /** Who is calling: the admin, a company's token (its company and scopes), or nobody (public operations). */

@@ -7,5 +7,6 @@
 export { chunkRanges, compareChunkClaims } from '../rules/campaign-runs.ts';
 export { cloneGraph, copy, frozen } from './copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory/store.ts';
+export type * from './ports.ts';
 export { compareCreatedAt, iso, pageOffset, phoneOrdersOf, takerSlot, type WriteLease } from './shared.ts';
 export * from './types.ts';

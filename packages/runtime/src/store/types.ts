@@ -265,5 +265,3 @@ export const shared = (key: string): Lock => ({ key, mode: 'shared' });
 
 /** An exclusive lock on `key`. */
 export const exclusive = (key: string): Lock => ({ key, mode: 'exclusive' });
-
-export type * from './ports.ts';

@@ -1,5 +1,6 @@
 /** Builders for the store conformance suite: deterministic ids and time, and records with sensible defaults. */
-import type { CampaignRecord, CompanyRecord, EndpointRecord, EventRecord, OrderFields, Store, TemplateRecord, WriteContext } from '../../src/store/types.ts';
+import type { Store } from '../../src/store/ports.ts';
+import type { CampaignRecord, CompanyRecord, EndpointRecord, EventRecord, OrderFields, TemplateRecord, WriteContext } from '../../src/store/types.ts';
 
 /** A write context with ids `prefix_0001`, `prefix_0002`... and a clock that moves only when told. */
 export function writer(start = '2025-01-15T10:00:00.000Z') {

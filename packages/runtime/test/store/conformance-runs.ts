@@ -3,7 +3,8 @@
  * idempotency keys taken over once their holder's lease runs out.
  */
 import { describe, expect, it } from 'vitest';
-import type { CompanyRecord, CustomerRecord, MessageRecord, Store } from '../../src/store/types.ts';
+import type { Store } from '../../src/store/ports.ts';
+import type { CompanyRecord, CustomerRecord, MessageRecord } from '../../src/store/types.ts';
 import type { CurrentStore } from './conformance.ts';
 import { campaign, range, seedCompany, writer } from './conformance-fixtures.ts';
 

@@ -3,7 +3,8 @@
  * Tokens, orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CampaignRecord, type MessageRecord, type Store, StoreConflictError } from '../../src/store/types.ts';
+import type { Store } from '../../src/store/ports.ts';
+import { type CampaignRecord, type MessageRecord, StoreConflictError } from '../../src/store/types.ts';
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';

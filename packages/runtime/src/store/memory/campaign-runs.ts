@@ -1,9 +1,9 @@
 import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, waitsForRunAfter } from '../../rules/campaign-runs.ts';
 import { copy } from '../copy.ts';
+import type { CampaignRunPort } from '../ports.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
-  type CampaignRunPort,
   type ClaimedChunk,
   type CustomerRecord,
   countIntoFunnel,

@@ -1,6 +1,7 @@
 import { copy } from '../copy.ts';
+import type { CampaignPort } from '../ports.ts';
 import { compareCreatedAt, iso, pageOffset } from '../shared.ts';
-import { type CampaignPort, type CampaignRecord, StoreConflictError, type TemplateRecord } from '../types.ts';
+import { type CampaignRecord, StoreConflictError, type TemplateRecord } from '../types.ts';
 import { bumpStatus, type MemoryState, page, requireState } from './state.ts';
 
 /** The memory store's campaigns and templates. */

@@ -1,6 +1,7 @@
 import { copy } from '../copy.ts';
+import type { CompanyPort, SettingsPort } from '../ports.ts';
 import { iso, pageOffset } from '../shared.ts';
-import { type CompanyPort, type CompanyRecord, type SettingsPort, StoreConflictError } from '../types.ts';
+import { type CompanyRecord, StoreConflictError } from '../types.ts';
 import { type MemoryState, newCompanyState, page } from './state.ts';
 
 /** The memory store's settings. */

@@ -1,6 +1,7 @@
 import { copy } from '../copy.ts';
+import type { CustomerPort } from '../ports.ts';
 import { iso, pageOffset } from '../shared.ts';
-import type { CustomerPort, CustomerRecord } from '../types.ts';
+import type { CustomerRecord } from '../types.ts';
 import { type CompanyState, type MemoryState, page, requireState } from './state.ts';
 
 /** Adds a customer; with the `seq` its removal gave, back at its place in the list. */

@@ -1,7 +1,8 @@
 import { fairClaimOrder } from '../../rules/webhook-claims.ts';
 import { copy } from '../copy.ts';
+import type { Store } from '../ports.ts';
 import { takerSlot, type WriteLease } from '../shared.ts';
-import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord, Store } from '../types.ts';
+import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, EventRecord } from '../types.ts';
 
 type DispatchMethods = Pick<Store, 'claimDeliveries' | 'finishAttempts' | 'nextDeliveryDue' | 'onDeliveriesQueued' | 'takeOnWrite'>;
 

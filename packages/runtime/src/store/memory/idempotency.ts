@@ -1,5 +1,6 @@
 import { copy } from '../copy.ts';
-import type { IdempotencyPort, IdempotentBegin } from '../types.ts';
+import type { IdempotencyPort } from '../ports.ts';
+import type { IdempotentBegin } from '../types.ts';
 import type { MemoryJournal } from './transaction-journal.ts';
 
 const DAY_MS = 86_400_000;

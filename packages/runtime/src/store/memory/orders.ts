@@ -1,7 +1,8 @@
 import { addDecimal, decimalToNumber, toDecimal } from '../../money.ts';
 import { copy, frozen } from '../copy.ts';
+import type { OrderPort } from '../ports.ts';
 import { compareCreatedAt, iso, pageOffset, phoneOrdersOf } from '../shared.ts';
-import type { ClaimedDelivery, OrderPort, OrderRecord } from '../types.ts';
+import type { ClaimedDelivery, OrderRecord } from '../types.ts';
 import { type CompanyState, type MemoryState, page, requireState } from './state.ts';
 import { addDelivery, removeDelivery } from './webhooks.ts';
 

@@ -1,6 +1,6 @@
 import { cloneGraph } from '../copy.ts';
+import type { Store } from '../ports.ts';
 import { SortedList } from '../sorted-list.ts';
-import type { Store } from '../types.ts';
 import { createMemoryCampaignRuns } from './campaign-runs.ts';
 import { memoryCampaigns } from './campaigns.ts';
 import { memoryCompanies, memorySettings } from './companies.ts';

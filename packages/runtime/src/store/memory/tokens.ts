@@ -1,6 +1,6 @@
 import { copy } from '../copy.ts';
+import type { TokenPort } from '../ports.ts';
 import { iso, pageOffset } from '../shared.ts';
-import type { TokenPort } from '../types.ts';
 import { type MemoryState, page, requireState } from './state.ts';
 
 /** The memory store's company tokens: each write can be undone, for a transaction that throws. */

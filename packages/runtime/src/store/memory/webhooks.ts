@@ -1,7 +1,8 @@
 import { copy } from '../copy.ts';
+import type { WebhookPort } from '../ports.ts';
 import { iso, pageOffset, type WriteLease } from '../shared.ts';
 import { SortedList } from '../sorted-list.ts';
-import type { ClaimedDelivery, DeliveryRecord, EndpointRecord, WebhookPort } from '../types.ts';
+import type { ClaimedDelivery, DeliveryRecord, EndpointRecord } from '../types.ts';
 import { type MemoryState, page, requireState } from './state.ts';
 
 /** Adds a pending delivery; what sending it needs when it is leased to the taker (see the dispatch's `queued`). */
