@@ -10,7 +10,7 @@ import { type Logger, silentLogger } from './context.ts';
 import type { LeasePort } from './store/ports.ts';
 
 /** The default length of a lease: how long a dead instance's work waits before it is taken over. */
-export const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_LEASE_MS = 10_000;
 
 /** One instance's leases. */
 export interface Leases {

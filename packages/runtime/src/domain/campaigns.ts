@@ -18,13 +18,13 @@ export interface NewCampaign {
 }
 
 /** When a campaign first runs: `schedule` for a once campaign; for a recurring one, its first listed time from `schedule` on. */
-export function firstRun(campaign: NewCampaign, timeZone: string): Date | null {
+function firstRun(campaign: NewCampaign, timeZone: string): Date | null {
   const schedule = new Date(campaign.schedule);
   return campaign.schedule_type === 'once' ? schedule : nextRecurringRun(campaign.days ?? {}, timeZone, schedule);
 }
 
 /** The instants every store and the API's RFC 3339 timestamps can hold: years 0001 to 9999, in UTC. */
-export const SCHEDULE_RANGE = { from: new Date('0001-01-01T00:00:00.000Z'), to: new Date('9999-12-31T23:59:59.999Z') } as const;
+const SCHEDULE_RANGE = { from: new Date('0001-01-01T00:00:00.000Z'), to: new Date('9999-12-31T23:59:59.999Z') } as const;
 
 /**
  * Why a new campaign cannot be kept: its schedule, or its first run, falls outside SCHEDULE_RANGE

@@ -28,7 +28,7 @@ export const CUSTOMERS_LOCK = (companyUuid: string) => `customers:${companyUuid}
 const phoneLock = (companyUuid: string, phone: string) => `customer:${companyUuid}:${phone}`;
 
 /** A customer's display name: first name, then the last name when there is one. */
-export function customerName(firstName: string, lastName: string | null | undefined): string {
+function customerName(firstName: string, lastName: string | null | undefined): string {
   return lastName ? `${firstName} ${lastName}` : firstName;
 }
 
@@ -36,7 +36,7 @@ export function customerName(firstName: string, lastName: string | null | undefi
 export type DerivedCustomer = Pick<CustomerRecord, 'name' | 'firstName' | 'lastName' | 'email' | 'source' | 'orders_count' | 'orders_amount'>;
 
 /** A customer as a phone's orders describe it: names from the latest of them, their count and exact total, source 'orders'. Null for no orders. */
-export function deriveCustomer(orders: PhoneOrders | null): DerivedCustomer | null {
+function deriveCustomer(orders: PhoneOrders | null): DerivedCustomer | null {
   if (!orders) return null;
   const { latest } = orders;
   return {
@@ -59,7 +59,7 @@ export interface CustomerImport {
 }
 
 /** The names an imported row sets on its customer. */
-export function importedNames(row: CustomerImport) {
+function importedNames(row: CustomerImport) {
   return { firstName: row.firstName, lastName: row.lastName ?? null, email: row.email ?? null, name: customerName(row.firstName, row.lastName) };
 }
 

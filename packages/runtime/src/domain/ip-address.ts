@@ -68,7 +68,7 @@ export function parseIp(text: string): IpAddress | null {
 }
 
 /** An IPv4 number in dotted-decimal text. */
-export function formatIPv4(value: number): string {
+function formatIPv4(value: number): string {
   return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
 }
 

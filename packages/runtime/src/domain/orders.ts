@@ -11,13 +11,13 @@ import { CUSTOMERS_LOCK, recountCustomers } from './customers.ts';
 import { publishEvent } from './webhooks.ts';
 
 /** Every field an order write may set (the keys of `OrderFields`): the contract's. */
-export const orderFieldKeys: readonly (keyof OrderFields)[] = orderFieldNames;
+const orderFieldKeys: readonly (keyof OrderFields)[] = orderFieldNames;
 
 /** The fields a new order cannot do without: the contract's mandatory addOrder fields. */
-export const requiredOrderFields: readonly (keyof OrderFields)[] = requiredOrderFieldNames;
+const requiredOrderFields: readonly (keyof OrderFields)[] = requiredOrderFieldNames;
 
 /** Throws when a new order would lack a mandatory field; the message names them. */
-export function assertCreatable(companyOrderId: string, fields: OrderFields): void {
+function assertCreatable(companyOrderId: string, fields: OrderFields): void {
   const missing = requiredOrderFields.filter((key) => fields[key] === undefined || fields[key] === null);
   if (missing.length > 0) throw new Error(`Cannot create order "${companyOrderId}": ${missing.join(', ')} must be given for a new order.`);
 }
@@ -31,7 +31,7 @@ export function newOrderRecord(id: string, company: CompanyRecord, companyOrderI
 }
 
 /** `existing` with the given fields merged in (`undefined` keeps a field, `null` clears it), `version` + 1 and `updated_at` = now. */
-export function mergeOrder(existing: OrderRecord, fields: OrderFields, now: string): OrderRecord {
+function mergeOrder(existing: OrderRecord, fields: OrderFields, now: string): OrderRecord {
   const merged: OrderRecord = { ...existing, version: existing.version + 1, updated_at: iso(now) };
   for (const key of orderFieldKeys) if (fields[key] !== undefined) Object.assign(merged, { [key]: fields[key] });
   return merged;

@@ -24,7 +24,7 @@ function utc(y: number, m: number, d: number, h = 0, min = 0, s = 0): number {
 }
 
 /** The instant at which the wall clock in `timeZone` shows the given date and time. */
-export function zonedTimeToInstant(y: number, m: number, d: number, h: number, min: number, timeZone: string): Date {
+function zonedTimeToInstant(y: number, m: number, d: number, h: number, min: number, timeZone: string): Date {
   const guess = utc(y, m, d, h, min);
   // Two passes settle the offset, also across a DST change.
   let t = guess;

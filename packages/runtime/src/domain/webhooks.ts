@@ -8,7 +8,7 @@ import { iso } from '../store/shared.ts';
 import type { DeliveryRecord, EndpointRecord, EventRecord, WriteContext } from '../store/types.ts';
 
 /** Whether an endpoint receives events of `type`: enabled, and subscribed (an empty list means every type). */
-export function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events'>, type: EventType): boolean {
+function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events'>, type: EventType): boolean {
   return endpoint.enabled && (endpoint.events.length === 0 || endpoint.events.includes(type));
 }
 

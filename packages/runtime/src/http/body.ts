@@ -2,7 +2,7 @@ import { findInJson, type Issue } from '@engagekit/contract';
 import { HttpError, validationError } from './errors.ts';
 
 /** Request bodies are limited to 1 MB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 function isJsonType(contentType: string | null): boolean {
   if (!contentType) return false;

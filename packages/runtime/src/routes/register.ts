@@ -78,7 +78,7 @@ export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: 
  * not list for the operation becomes a logged 500. The statuses of the steps of `answer` are listed in
  * the contract's `stepStatuses`, and a step that answers another breaks it.
  */
-export function documentedOnly(op: OperationSpec, method: HttpMethod): MiddlewareHandler<Env> {
+function documentedOnly(op: OperationSpec, method: HttpMethod): MiddlewareHandler<Env> {
   const documented = new Set(statusesOf(op, method));
   return async (c, next) => {
     await next();

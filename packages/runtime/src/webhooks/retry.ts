@@ -2,7 +2,7 @@
 export const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /** The longest a receiver's Retry-After may push an attempt back. */
-export const MAX_RETRY_AFTER_S = 86_400;
+const MAX_RETRY_AFTER_S = 86_400;
 
 /** Seconds a Retry-After header asks for (delta seconds or an HTTP date), or null. */
 export function parseRetryAfter(value: string | null, now: Date): number | null {
