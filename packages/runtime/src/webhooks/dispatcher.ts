@@ -120,6 +120,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return new WebhookDispatcher(options);
 }
 
+/** Adds one to `key`'s count. */
+function countUp(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Takes one from `key`'s count, forgetting the key at zero. */
+function countDown(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
+}
+
 /** A claimed delivery waiting for a slot, and what frees its place in the window. */
 interface Queued {
   claimed: ClaimedDelivery;
@@ -164,8 +176,7 @@ class WebhookDispatcher implements Dispatcher {
    * together: half the window, so that one company's backlog leaves the other half to the others, and
    * one endpoint that keeps up is claimed for in few statements (the webhooks.delivery.rate row).
    */
-  private readonly endpointHold: number;
-  private readonly companyHold: number;
+  private readonly hold: number;
   private readonly timeoutMs: number;
   private readonly pollMs: number;
   private readonly jitter: number;
@@ -189,7 +200,7 @@ class WebhookDispatcher implements Dispatcher {
   private cursor = 0;
   private readonly companySending = new Map<string, number>();
   private readonly companyHeld = new Map<string, number>();
-  // Endpoints a claim left holding half their `endpointHold` or more: more of theirs may be due, claimed once they hold half or less.
+  // Endpoints a claim left holding half their `hold` or more: more of theirs may be due, claimed once they hold half or less.
   private readonly capped = new Set<string>();
   private running = false;
   private loop: Promise<void> | undefined;
@@ -219,8 +230,7 @@ class WebhookDispatcher implements Dispatcher {
     this.concurrency = options.concurrency ?? 64;
     this.endpointConcurrency = Math.max(1, options.endpointConcurrency ?? DEFAULT_ENDPOINT_CONCURRENCY);
     this.companyConcurrency = Math.max(1, options.companyConcurrency ?? Math.max(this.endpointConcurrency, Math.ceil(this.concurrency / 4)));
-    this.endpointHold = 2 * this.concurrency;
-    this.companyHold = 2 * this.concurrency;
+    this.hold = 2 * this.concurrency;
     this.timeoutMs = options.attemptTimeoutMs ?? 15_000;
     this.pollMs = options.pollIntervalMs ?? 1_000;
     this.jitter = options.jitter ?? 0.1;
@@ -304,15 +314,14 @@ class WebhookDispatcher implements Dispatcher {
    */
   private mayTake(deliveries: readonly DeliveryRecord[]): boolean {
     if (this.room() < deliveries.length) return false;
-    const adding = new Map<string, number>();
+    const perEndpoint = new Map<string, number>();
+    const perCompany = new Map<string, number>();
     for (const d of deliveries) {
-      for (const key of [`e:${d.endpoint_id}`, `c:${d.company_uuid}`]) adding.set(key, (adding.get(key) ?? 0) + 1);
+      countUp(perEndpoint, d.endpoint_id);
+      countUp(perCompany, d.company_uuid);
     }
-    for (const [key, n] of adding) {
-      const id = key.slice(2);
-      const held = key.startsWith('e:') ? (this.lanes.get(id)?.held ?? 0) : (this.companyHeld.get(id) ?? 0);
-      if (held + n > (key.startsWith('e:') ? this.endpointHold : this.companyHold)) return false;
-    }
+    for (const [id, n] of perEndpoint) if ((this.lanes.get(id)?.held ?? 0) + n > this.hold) return false;
+    for (const [id, n] of perCompany) if ((this.companyHeld.get(id) ?? 0) + n > this.hold) return false;
     return true;
   }
 
@@ -379,8 +388,8 @@ class WebhookDispatcher implements Dispatcher {
         leaseUntil: this.leases.until(),
         claimToken: this.leases.claimToken,
         limit: room,
-        perEndpoint: this.endpointHold,
-        perCompany: this.companyHold,
+        perEndpoint: this.hold,
+        perCompany: this.hold,
       });
     } catch (err) {
       this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
@@ -390,7 +399,7 @@ class WebhookDispatcher implements Dispatcher {
     // its share let the claim take (the webhooks.delivery.rate row: one endpoint, thousands due).
     for (const c of claimed) {
       const lane = this.lanes.get(c.endpoint.id);
-      if (lane && lane.held >= this.endpointHold / 2) this.capped.add(lane.endpointId);
+      if (lane && lane.held >= this.hold / 2) this.capped.add(lane.endpointId);
     }
     return claimed.length;
   }
@@ -408,7 +417,7 @@ class WebhookDispatcher implements Dispatcher {
       if (lane.queue.length === 0) this.ring.push(lane);
       lane.queue.push({ claimed: c, release });
       lane.held++;
-      this.companyHeld.set(lane.company, (this.companyHeld.get(lane.company) ?? 0) + 1);
+      countUp(this.companyHeld, lane.company);
     }
     this.pump();
   }
@@ -444,7 +453,7 @@ class WebhookDispatcher implements Dispatcher {
       const id = next.claimed.delivery.id;
       this.sending++;
       lane.sending++;
-      this.companySending.set(lane.company, (this.companySending.get(lane.company) ?? 0) + 1);
+      countUp(this.companySending, lane.company);
       let answered = false;
       const freeSlot = (quickly = false) => {
         if (answered) return;
@@ -452,9 +461,7 @@ class WebhookDispatcher implements Dispatcher {
         lane.limit = answeredQuickly(lane.limit, quickly, { floor: this.endpointConcurrency, ceiling: this.companyConcurrency });
         this.sending--;
         lane.sending--;
-        const inCompany = (this.companySending.get(lane.company) ?? 1) - 1;
-        if (inCompany > 0) this.companySending.set(lane.company, inCompany);
-        else this.companySending.delete(lane.company);
+        countDown(this.companySending, lane.company);
         this.pump();
       };
       this.attempt(next.claimed, freeSlot)
@@ -472,11 +479,9 @@ class WebhookDispatcher implements Dispatcher {
   /** One of the lane's attempts is recorded: forget an empty lane; claim again for a capped endpoint down to half its share. */
   private recorded(lane: Lane): void {
     lane.held--;
-    const inCompany = (this.companyHeld.get(lane.company) ?? 1) - 1;
-    if (inCompany > 0) this.companyHeld.set(lane.company, inCompany);
-    else this.companyHeld.delete(lane.company);
+    countDown(this.companyHeld, lane.company);
     if (lane.held <= 0 && lane.queue.length === 0 && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
-    if (this.capped.has(lane.endpointId) && lane.held <= this.endpointHold / 2) {
+    if (this.capped.has(lane.endpointId) && lane.held <= this.hold / 2) {
       this.capped.delete(lane.endpointId);
       this.news = true;
     }
