@@ -10,7 +10,14 @@ export { createScheduler, type Scheduler, type SchedulerOptions } from './campai
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, type RequestContext, silentLogger } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
-export { type ChannelAdapter, createSimulatedChannel, type OutboundMessage, type SendResult } from './domain/channel.ts';
+export {
+  type ChannelAdapter,
+  type ChannelStatus,
+  createSimulatedChannel,
+  type OutboundMessage,
+  type SendResult,
+  type TemplateStatusUpdate,
+} from './domain/channel.ts';
 export { type CompanyCreation, createCompany, type NewCompany } from './domain/companies.ts';
 export { type CompanyHoldings, companyHoldings } from './domain/company-holdings.ts';
 export type { RenderedTemplate } from './domain/render.ts';

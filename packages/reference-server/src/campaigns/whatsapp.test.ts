@@ -5,7 +5,7 @@ import { createWhatsAppChannel } from './whatsapp.ts';
 
 const customer = { firstName: 'Asha', lastName: 'Rao', name: 'Asha Rao', phoneNumber: '+919800000001', email: null };
 /** Which campaign, run and customer a message is for. */
-const about = { campaignId: 'cmp_1', runKey: '2026-01-05T09:00:00.000Z', customerId: 'cus_1' };
+const about = { messageId: 'msg_1', campaignId: 'cmp_1', runKey: '2026-01-05T09:00:00.000Z', customerId: 'cus_1' };
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

@@ -126,6 +126,7 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
           to: customer.phoneNumber,
           template,
           key: `${chunk.campaign_id}:${chunk.run_key}:${customer.id}`,
+          messageId: record.id,
           campaignId: chunk.campaign_id,
           runKey: chunk.run_key,
           customerId: customer.id,

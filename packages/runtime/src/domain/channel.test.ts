@@ -8,6 +8,7 @@ describe('the simulated channel', () => {
       to: '+10000000000',
       key,
       template: { name: 't', language: 'en', header: [], body: [], cards: [], variables: {} },
+      messageId: 'msg_1',
       campaignId: 'cmp_1',
       runKey: '2026-01-05T09:00:00.000Z',
       customerId: 'cus_1',

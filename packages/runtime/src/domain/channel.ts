@@ -7,6 +7,11 @@ export interface OutboundMessage {
   template: RenderedTemplate;
   /** Stable for the (campaign, run, customer): adapters may use it to deduplicate. */
   key: string;
+  /**
+   * The message's own id. A provider that echoes data back on its statuses is given it (WhatsApp's
+   * `biz_opaque_callback_data`), so a status finds its message even before the send's answer is stored.
+   */
+  messageId: string;
   /** The campaign, its run (the due time, ISO) and the customer the message is for. */
   campaignId: string;
   runKey: string;
@@ -18,6 +23,35 @@ export interface SendResult {
   status: 'sent' | 'delivered' | 'read' | 'failed';
   providerMessageId: string | null;
   error: string | null;
+  /** A failure's provider error code (WhatsApp's `error.code`); null or absent when the provider gave none. */
+  errorCode?: number | null;
+}
+
+/**
+ * A status the provider reported later for a message it accepted: WhatsApp's status webhooks, or the
+ * simulated channel's. Every channel's statuses are applied by `applyChannelStatuses`
+ * (`domain/channel-statuses.ts`).
+ */
+export interface ChannelStatus {
+  /** The provider's id of the message (WhatsApp's wamid). */
+  providerMessageId: string;
+  /** The message's own id, when the provider echoed it (`biz_opaque_callback_data`); null otherwise. */
+  messageId: string | null;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** When the provider says it happened (ISO-8601). */
+  at: string;
+  /** A failure's provider error: its code and title. Null for the other statuses. */
+  error: { code: number; title: string } | null;
+}
+
+/** A template's status as the provider reported it (WhatsApp's `message_template_status_update`). */
+export interface TemplateStatusUpdate {
+  /** The provider's template id: the `wam_id` a template was submitted with. */
+  wamId: string;
+  /** The provider's event as sent, upper case: APPROVED, REJECTED, PENDING, PAUSED, DISABLED, FLAGGED, REINSTATED... */
+  event: string;
+  /** The provider's reason, when it gave one (a rejection's, a flag's). */
+  reason: string | null;
 }
 
 /** A messaging channel: the simulated one by default, WhatsApp Cloud API for real. */
