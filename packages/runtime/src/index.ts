@@ -16,8 +16,13 @@ export {
   createSimulatedChannel,
   type OutboundMessage,
   type SendResult,
+  SIMULATED_FAILURE,
+  type SimulatedChannelOptions,
+  simulatedFate,
+  simulatedMessageId,
   type TemplateStatusUpdate,
 } from './domain/channel.ts';
+export { applyChannelStatuses, DEFAULT_STATUS_RETENTION_MS, type StatusesApplied } from './domain/channel-statuses.ts';
 export { type CompanyCreation, createCompany, type NewCompany } from './domain/companies.ts';
 export { type CompanyHoldings, companyHoldings } from './domain/company-holdings.ts';
 export type { RenderedTemplate } from './domain/render.ts';

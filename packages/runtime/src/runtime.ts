@@ -11,7 +11,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions } from './web
 
 /** What the runtime is made of; every part but the store and the app's config has a default. */
 export interface RuntimeOptions extends AppDeps {
-  /** The messaging channel campaigns are sent through. Default: the simulated channel (5% of messages fail). */
+  /** The messaging channel campaigns are sent through. Default: the simulated channel (5% of messages fail; statuses at once). */
   channel?: ChannelAdapter;
   /** How webhook attempts are sent. Default: the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
@@ -83,14 +83,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     resolveHost: options.resolveHost,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, leases, channel: options.channel ?? createSimulatedChannel() });
+  const channel = options.channel ?? createSimulatedChannel({ clock });
+  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, leases, channel });
   async function runDue() {
     await scheduler.tick();
     await dispatcher.settle();
   }
   async function nextDue(after: Date) {
     const [campaign, delivery] = await Promise.all([nextCampaignDue(store, after), nextDeliveryDue(store, after)]);
-    const times = [campaign, delivery].filter((t): t is Date => t !== null).map((t) => t.getTime());
+    const status = channel.nextStatusDue?.() ?? null;
+    const times = [campaign, delivery, status !== null && status > after ? status : null].filter((t): t is Date => t !== null).map((t) => t.getTime());
     return times.length === 0 ? null : new Date(Math.min(...times));
   }
   return {

@@ -1398,6 +1398,17 @@ export interface components {
             runs: number;
             last_run_at: string | null;
             messages: components["schemas"]["MessageCounts"];
+            /** @description Failed messages by the provider’s error code: the 20 most frequent, most frequent first. */
+            failed_by_code: components["schemas"]["FailureCount"][];
+        };
+        FailureCount: {
+            /**
+             * @description The provider’s error code (WhatsApp’s), or null for failures without one (no answer, an interrupted hand-off).
+             * @example 131026
+             */
+            code: number | null;
+            /** @example 3 */
+            count: number;
         };
         OrderEnvelope: {
             /** @constant */

@@ -30,6 +30,19 @@ export const CampaignReportRow = z
     runs: count(1, 'Times it has run.'),
     last_run_at: Timestamp.nullable(),
     messages: MessageCounts,
+    failed_by_code: z
+      .array(
+        z
+          .object({
+            code: z.int().nullable().meta({
+              description: 'The provider’s error code (WhatsApp’s), or null for failures without one (no answer, an interrupted hand-off).',
+              example: 131026,
+            }),
+            count: count(3),
+          })
+          .meta({ id: 'FailureCount' }),
+      )
+      .meta({ description: 'Failed messages by the provider’s error code: the 20 most frequent, most frequent first.' }),
   })
   .meta({ id: 'CampaignReportRow' });
 

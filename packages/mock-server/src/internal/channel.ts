@@ -1,4 +1,4 @@
-import { type ChannelAdapter, type Clock, copy, createSimulatedChannel, type SendResult } from '@engagekit/runtime';
+import { type ChannelAdapter, type Clock, copy, type SendResult, SIMULATED_FAILURE, simulatedFate, simulatedMessageId } from '@engagekit/runtime';
 
 // Copies are made by `copy`, which builds plain objects and arrays itself rather than by structuredClone:
 // a test runner that loads modules in a realm of its own (Jest) then gets arrays and objects of its
@@ -40,9 +40,13 @@ export interface ChannelState {
  * (`'*'`). It keeps what it sent, for `mock.messages()`.
  */
 export function createMockChannel(clock: Clock, from?: ChannelState) {
-  const simulated = createSimulatedChannel();
-  // The same provider message ids, for messages whose outcome is set.
-  const accepting = createSimulatedChannel({ failureRate: 0 });
+  // The server's simulated fates (5% fail), answered at once: what a message comes to is in the answer.
+  const simulated = (key: string): SendResult => {
+    const status = simulatedFate(key, 0.05);
+    return status === 'failed'
+      ? { status, providerMessageId: null, error: SIMULATED_FAILURE.title, errorCode: SIMULATED_FAILURE.code }
+      : { status, providerMessageId: simulatedMessageId(key), error: null };
+  };
   const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>((from?.outcomes ?? []).map(([phone, o]) => [phone, { ...o }]));
   const log: MockMessage[] = copy(from?.log ?? []);
 
@@ -53,9 +57,9 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
     async send(message) {
       const set = outcomes.get(message.to) ?? outcomes.get('*');
       let result: SendResult;
-      if (!set) result = await simulated.send(message);
+      if (!set) result = simulated(message.key);
       else if (set.status === 'failed') result = { status: 'failed', providerMessageId: null, error: set.reason ?? 'failed: the outcome set on the mock' };
-      else result = { status: set.status, providerMessageId: (await accepting.send(message)).providerMessageId, error: null };
+      else result = { status: set.status, providerMessageId: simulatedMessageId(message.key), error: null };
       const { variables, ...template } = message.template;
       log.push({
         campaignId: message.campaignId,

@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from '../clock.ts';
 import { type Logger, silentLogger } from '../context.ts';
-import { type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
+import { applyDueStatuses, type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
 import type { ChannelAdapter } from '../domain/channel.ts';
+import { applyKeptStatuses, DEFAULT_STATUS_RETENTION_MS } from '../domain/channel-statuses.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import { createLeases, type Leases } from '../leases.ts';
 import type { Store } from '../store/ports.ts';
@@ -22,6 +23,8 @@ export interface SchedulerOptions {
   chunkSize?: number;
   /** Chunks this instance runs at once (CAMPAIGN_CHUNK_CONCURRENCY). Default 4. */
   concurrency?: number;
+  /** How long a provider's status that finds no message is kept for one that may come (STATUS_RETENTION_HOURS). Default 7 days. */
+  statusRetentionMs?: number;
 }
 
 /** The scheduler: starts due campaigns' runs and runs their chunks, shared with every instance on the database. */
@@ -30,8 +33,9 @@ export interface Scheduler {
   /** Stops looking for work; chunks under way hand themselves back at their next slice. */
   stop(): Promise<void>;
   /**
-   * Starts the runs due now and runs chunks (up to `concurrency` at once) until none is left to claim;
-   * resolves to the number of chunks this instance finished.
+   * Applies the provider statuses due (the channel's own, and kept ones whose message is now known),
+   * then starts the runs due now and runs chunks (up to `concurrency` at once) until none is left to
+   * claim; resolves to the number of chunks this instance finished.
    */
   tick(): Promise<number>;
 }
@@ -48,6 +52,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const intervalMs = options.intervalMs ?? 1000;
   const chunkSize = options.chunkSize ?? 1000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
+  const statusRetentionMs = options.statusRetentionMs ?? DEFAULT_STATUS_RETENTION_MS;
   const ownLeases = options.leases === undefined;
   const leases = options.leases ?? createLeases({ store, clock, logger });
 
@@ -69,7 +74,18 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     }
   }
 
+  /** The statuses due: a failure is logged and left for the next tick. */
+  async function applyStatuses(): Promise<void> {
+    try {
+      await applyDueStatuses(run);
+      await applyKeptStatuses(store, clock.now(), statusRetentionMs);
+    } catch (err) {
+      logger.error({ err }, 'applying channel statuses failed; they are tried again on the next tick');
+    }
+  }
+
   async function tick(): Promise<number> {
+    await applyStatuses();
     let finished = 0;
     const active = new Set<Promise<void>>();
     for (;;) {

@@ -24,7 +24,8 @@ import {
   type MessageRecord,
 } from '../store/types.ts';
 import { afterRun } from './campaigns.ts';
-import type { ChannelAdapter } from './channel.ts';
+import type { ChannelAdapter, SendResult } from './channel.ts';
+import { applyChannelStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
@@ -77,6 +78,7 @@ function newMessage(run: RunContext, chunk: ClaimedChunk, customer: CustomerReco
     run_key: chunk.run_key,
     status: 'pending',
     error: null,
+    error_code: null,
     provider_message_id: null,
     variables: renderTemplate(chunk.campaign.template_payload, customer).variables,
     created_at: now,
@@ -97,7 +99,7 @@ async function resume(run: RunContext, chunk: ClaimedChunk, customers: CustomerR
   const byCustomer = new Map(earlier.map((m) => [m.customer_id, m]));
   const interrupted: MessageOutcome[] = earlier
     .filter((m) => m.status === 'sending')
-    .map((m) => ({ id: m.id, status: 'failed', error: INTERRUPTED, provider_message_id: null }));
+    .map((m) => ({ id: m.id, status: 'failed', error: INTERRUPTED, error_code: null, provider_message_id: null }));
   await run.store.updateMessages(interrupted, run.clock.now().toISOString());
   const toSend: Outbound[] = [];
   const toRecord: CustomerRecord[] = [];
@@ -114,7 +116,7 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
   const { store, channel, clock } = run;
   if (channel.external ?? true) {
     await store.updateMessages(
-      messages.map(({ record }) => ({ id: record.id, status: 'sending', error: null, provider_message_id: null })),
+      messages.map(({ record }) => ({ id: record.id, status: 'sending', error: null, error_code: null, provider_message_id: null })),
       clock.now().toISOString(),
     );
   }
@@ -131,11 +133,22 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
           runKey: chunk.run_key,
           customerId: customer.id,
         })
-        .catch((e: Error) => ({ status: 'failed' as const, providerMessageId: null, error: `the channel failed: ${e.message}` }));
-      return { id: record.id, status: result.status, error: result.error, provider_message_id: result.providerMessageId };
+        .catch((e: Error): SendResult => ({ status: 'failed', providerMessageId: null, error: `the channel failed: ${e.message}` }));
+      return { id: record.id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId };
     }),
   );
   await store.updateMessages(outcomes, clock.now().toISOString());
+  await applyDueStatuses(run);
+}
+
+/**
+ * Applies the statuses a channel that reports them itself (the simulated one) has due now. With no delay
+ * they are the statuses of the messages just sent, so a run's messages have them before the run ends.
+ */
+export async function applyDueStatuses(run: Pick<RunContext, 'store' | 'channel' | 'clock' | 'ids'>): Promise<void> {
+  const now = run.clock.now();
+  const due = run.channel.takeStatuses?.(now) ?? [];
+  if (due.length > 0) await applyChannelStatuses(run.store, due, run.ids.newId, now.toISOString());
 }
 
 /** Records new messages of the run to `customers`; the ones this instance recorded (another may have recorded some), to send. */

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.ts';
 import type { RenderedTemplate } from './render.ts';
 
 /** One template message to one phone number. */
@@ -73,6 +74,14 @@ export interface ChannelAdapter {
    */
   readonly external?: boolean;
   send(message: OutboundMessage): Promise<SendResult>;
+  /**
+   * A channel that reports its messages' later statuses itself (the simulated one), rather than through
+   * a webhook: takes the statuses due by `now`, each once. The scheduler applies them after each send
+   * and on every tick.
+   */
+  takeStatuses?(now: Date): ChannelStatus[];
+  /** When the next status `takeStatuses` holds falls due; null when it holds none. */
+  nextStatusDue?(): Date | null;
 }
 
 /** FNV-1a over a string, to a float in [0, 1). */
@@ -85,14 +94,60 @@ function unitHash(s: string): number {
   return h / 2 ** 32;
 }
 
+/** What becomes of a simulated message, fixed by its key: `failureRate` fail; of the rest, 60% are read, 25% delivered and 15% only sent. */
+export function simulatedFate(key: string, failureRate: number): SendResult['status'] {
+  const u = unitHash(key);
+  if (u < failureRate) return 'failed';
+  const v = (u - failureRate) / (1 - failureRate);
+  return v < 0.6 ? 'read' : v < 0.85 ? 'delivered' : 'sent';
+}
+
+/** The provider message id the simulated channel gives a message, fixed by its key. */
+export const simulatedMessageId = (key: string) => `sim_${Math.floor(unitHash(key) * 2 ** 32).toString(36)}`;
+
+/** The error a simulated failure reports: WhatsApp's for a number it cannot deliver to. */
+export const SIMULATED_FAILURE = { code: 131026, title: 'Message undeliverable' } as const;
+
+/** Options of the simulated channel. */
+export interface SimulatedChannelOptions {
+  /** The share of messages that fail (0 to 1). Default 0.05. */
+  failureRate?: number;
+  /** How long each send takes, as a provider's answer would. Default 0. */
+  latencyMs?: number;
+  /**
+   * How long after a send its statuses come, as a provider's webhooks would: `delivered` (and a failure)
+   * after `deliveredMs`, `read` after `readMs`. A read that comes no later than the delivery comes alone,
+   * as WhatsApp's does. Default 0 for both: they come at once, before the run goes on.
+   */
+  statusDelays?: { deliveredMs?: number; readMs?: number };
+  /** The clock the delays run on. Default: the system clock. */
+  clock?: Clock;
+}
+
+/** A status waiting for its time. */
+interface Due {
+  at: number;
+  status: ChannelStatus;
+}
+
 /**
- * A channel that sends nothing and answers deterministically from the message key: `failureRate` of
- * messages fail; of the rest, 60% are read, 25% delivered and 15% only sent. The same key always
- * gets the same outcome. `latencyMs` makes each send take that long, as a provider's answer would.
+ * A channel that reaches nobody and answers like a provider: every message is accepted (`sent`), and its
+ * fate, fixed by its key (`simulatedFate`), comes later as statuses: `failureRate` of messages fail; of
+ * the rest, 60% are read, 25% delivered and 15% only sent. They come through `takeStatuses`, which the
+ * scheduler applies as it applies WhatsApp's.
  */
-export function createSimulatedChannel(opts: { failureRate?: number; latencyMs?: number } = {}): ChannelAdapter {
+export function createSimulatedChannel(opts: SimulatedChannelOptions = {}): ChannelAdapter {
   const failureRate = opts.failureRate ?? 0.05;
   const latencyMs = opts.latencyMs ?? 0;
+  const clock = opts.clock ?? systemClock;
+  const deliveredMs = opts.statusDelays?.deliveredMs ?? 0;
+  const readMs = opts.statusDelays?.readMs ?? 0;
+  // Two queues, each in due order since each has one delay: deliveries and failures, and reads.
+  const deliveries: Due[] = [];
+  const reads: Due[] = [];
+  const take = (queue: Due[], now: number, into: ChannelStatus[]) => {
+    while (queue.length > 0 && (queue[0] as Due).at <= now) into.push((queue.shift() as Due).status);
+  };
   return {
     name: 'simulated',
     // It reaches nobody: a run records a page of its messages per write (the campaigns.send.rate row;
@@ -101,11 +156,34 @@ export function createSimulatedChannel(opts: { failureRate?: number; latencyMs?:
     external: false,
     async send(message) {
       if (latencyMs > 0) await new Promise((ok) => setTimeout(ok, latencyMs));
-      const u = unitHash(message.key);
-      const id = `sim_${Math.floor(u * 2 ** 32).toString(36)}`;
-      if (u < failureRate) return { status: 'failed', providerMessageId: null, error: 'simulated failure: the number is not on WhatsApp' };
-      const v = (u - failureRate) / (1 - failureRate);
-      return { status: v < 0.6 ? 'read' : v < 0.85 ? 'delivered' : 'sent', providerMessageId: id, error: null };
+      const providerMessageId = simulatedMessageId(message.key);
+      const fate = simulatedFate(message.key, failureRate);
+      const sentAt = clock.now().getTime();
+      const status = (status: ChannelStatus['status'], after: number): Due => ({
+        // With no delay a status is due at once, whatever clock takes it (a test's scheduler may run on its own).
+        at: after === 0 ? Number.NEGATIVE_INFINITY : sentAt + after,
+        status: {
+          providerMessageId,
+          messageId: message.messageId,
+          status,
+          at: new Date(sentAt + after).toISOString(),
+          error: status === 'failed' ? { ...SIMULATED_FAILURE } : null,
+        },
+      });
+      if (fate === 'failed') deliveries.push(status('failed', deliveredMs));
+      if (fate === 'delivered' || (fate === 'read' && readMs > deliveredMs)) deliveries.push(status('delivered', deliveredMs));
+      if (fate === 'read') reads.push(status('read', readMs));
+      return { status: 'sent', providerMessageId, error: null };
+    },
+    takeStatuses(now) {
+      const due: ChannelStatus[] = [];
+      take(deliveries, now.getTime(), due);
+      take(reads, now.getTime(), due);
+      return due;
+    },
+    nextStatusDue() {
+      const next = Math.min(deliveries[0]?.at ?? Number.POSITIVE_INFINITY, reads[0]?.at ?? Number.POSITIVE_INFINITY);
+      return next === Number.POSITIVE_INFINITY ? null : new Date(Math.max(next, 0));
     },
   };
 }

@@ -23,13 +23,14 @@ export async function buildReport(store: Store, companyUuid: string, now: string
     messages,
     customers: { total: customerCount },
     orders,
-    campaigns_detail: recent.map(({ id, name, status, messages: { runs, last_run_at, ...counts } }) => ({
+    campaigns_detail: recent.map(({ id, name, status, messages: { runs, last_run_at, failed_by_code, ...counts } }) => ({
       id,
       name,
       status,
       runs,
       last_run_at,
       messages: counts,
+      failed_by_code,
     })),
     generated_at: now,
   };

@@ -19,6 +19,7 @@ import type {
   EndpointRecord,
   EventRecord,
   IdempotentBegin,
+  KeptStatusRecord,
   Lock,
   MessageOutcome,
   MessageRecord,
@@ -28,6 +29,7 @@ import type {
   PageRequest,
   PhoneOrders,
   RunChunk,
+  StatusWrite,
   TemplateRecord,
   TokenRecord,
   TokenRevocations,
@@ -184,8 +186,14 @@ export interface CampaignRunPort {
    * that customer; gives the ids it inserted.
    */
   insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
-  /** Sets messages' outcomes, in one write with their counts. */
+  /** Sets messages' outcomes where they move them forward (`advances`, `rules/message-status.ts`), in one write with their counts. */
   updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
+  /**
+   * Applies a provider's statuses where they move their messages forward (`advances`), in one write
+   * with their counts; several for one message count as the one that moves it furthest. Says, for each,
+   * whether it found its message (a duplicate finds it and changes nothing).
+   */
+  applyStatuses(statuses: StatusWrite[], now: string): Promise<boolean[]>;
   /** The messages of one run to these customers (to resume a chunk). */
   listRunMessages(campaignId: string, runKey: string, customerIds: readonly string[]): Promise<MessageRecord[]>;
   /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
@@ -285,6 +293,21 @@ export interface IdempotencyPort {
 }
 
 /**
+ * A provider's statuses that found no message yet: a status can arrive before the answer of the send
+ * that names its provider id is stored (or belong to another app on the same phone number).
+ */
+export interface KeptStatusPort {
+  /** Keeps these statuses. */
+  keepStatuses(statuses: KeptStatusRecord[]): Promise<void>;
+  /** Up to `limit` kept statuses whose provider id now names a message, oldest received first. */
+  matchedKeptStatuses(limit: number): Promise<KeptStatusRecord[]>;
+  /** Forgets these kept statuses (applied). */
+  dropKeptStatuses(ids: string[]): Promise<void>;
+  /** Forgets kept statuses received before `before`; returns how many. */
+  expireKeptStatuses(before: string): Promise<number>;
+}
+
+/**
  * Persistence for the runtime: every port, and the transaction around them. Two implementations share
  * one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
  */
@@ -296,6 +319,7 @@ export interface Store
     CustomerPort,
     CampaignPort,
     CampaignRunPort,
+    KeptStatusPort,
     WebhookPort,
     DispatchPort,
     IdempotencyPort,

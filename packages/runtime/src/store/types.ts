@@ -104,7 +104,10 @@ export interface MessageRecord {
   /** The due time the run is for (ISO): one run per campaign and due time. */
   run_key: string;
   status: 'pending' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+  /** Why it failed: the provider's error title, or what went wrong before the provider had it. */
   error: string | null;
+  /** A failure's provider error code (WhatsApp's); null when the provider gave none. */
+  error_code: number | null;
   provider_message_id: string | null;
   /** The template variables as rendered for this customer. */
   variables: Record<string, string>;
@@ -121,17 +124,56 @@ export interface MessageTotals {
   failed: number;
 }
 
-/** A campaign's message totals, with its runs (distinct run keys) and the last of them. */
+/** Failed messages of one provider error code (null: failures without one). */
+export interface FailuresOfCode {
+  code: number | null;
+  count: number;
+}
+
+/** A campaign's message totals, with its runs (distinct run keys), the last of them, and its failures by code. */
 export interface CampaignMessageTotals extends MessageTotals {
   runs: number;
   last_run_at: string | null;
+  /** The most frequent failure codes, most frequent first (ties: by code, null last), at most `FAILURE_CODES_SHOWN`. */
+  failed_by_code: FailuresOfCode[];
+}
+
+/** How many failure codes a campaign's totals show. */
+export const FAILURE_CODES_SHOWN = 20;
+
+/** Failure counts by code (the key: the code as text, '' for none), as the report shows them. */
+export function topFailureCodes(counts: Iterable<[string, number]>): FailuresOfCode[] {
+  return [...counts]
+    .filter(([, n]) => n > 0)
+    .map(([code, count]) => ({ code: code === '' ? null : Number(code), count }))
+    .sort((a, b) => b.count - a.count || (a.code ?? Number.POSITIVE_INFINITY) - (b.code ?? Number.POSITIVE_INFINITY))
+    .slice(0, FAILURE_CODES_SHOWN);
 }
 
 /** A campaign as the report details it: the newest campaigns, each with its message totals and runs. */
 export type CampaignSummary = Pick<CampaignRecord, 'id' | 'name' | 'status'> & { messages: CampaignMessageTotals };
 
-/** The outcome the channel gave a message. */
-export type MessageOutcome = Pick<MessageRecord, 'id' | 'status' | 'error' | 'provider_message_id'>;
+/** The outcome the channel gave a message; it moves the message only forward (`rules/message-status.ts`). */
+export type MessageOutcome = Pick<MessageRecord, 'id' | 'status' | 'error' | 'error_code' | 'provider_message_id'>;
+
+/**
+ * A provider's later status for a message: the message is the one with `message_id` when that one has
+ * no provider id yet or this one, else the one with `provider_message_id`. It moves the message only
+ * forward (`rules/message-status.ts`).
+ */
+export interface StatusWrite extends Pick<MessageRecord, 'error' | 'error_code'> {
+  message_id: string | null;
+  provider_message_id: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+}
+
+/** A status kept because no message had its provider id yet; applied once one does, dropped when it expires. */
+export interface KeptStatusRecord extends StatusWrite {
+  id: string;
+  /** When the provider says it happened. */
+  at: string;
+  received_at: string;
+}
 
 /** Funnel totals of no messages, to count into. */
 export const noMessages = (): MessageTotals => ({ total: 0, sent: 0, delivered: 0, read: 0, failed: 0 });

@@ -44,6 +44,7 @@ const message = (co: CompanyRecord, campaignId: string, customerId: string, stat
   run_key: DUE,
   status,
   error: null,
+  error_code: null,
   provider_message_id: null,
   variables: {},
   created_at: DUE,
@@ -125,8 +126,8 @@ export function describeRunConformance(store: CurrentStore): void {
       await store().insertMessages([message(co, c.id, 'cus_01', 'pending'), message(co, c.id, 'cus_02', 'pending'), message(co, c.id, 'cus_03', 'pending')]);
       await store().updateMessages(
         [
-          { id: 'msg_cus_01', status: 'read', error: null, provider_message_id: null },
-          { id: 'msg_cus_02', status: 'failed', error: 'no', provider_message_id: null },
+          { id: 'msg_cus_01', status: 'read', error: null, error_code: null, provider_message_id: null },
+          { id: 'msg_cus_02', status: 'failed', error: 'no', error_code: null, provider_message_id: null },
         ],
         at(1),
       );

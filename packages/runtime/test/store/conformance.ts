@@ -8,6 +8,7 @@ import { type CampaignRecord, type MessageRecord, StoreConflictError } from '../
 import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
+import { describeStatusConformance } from './conformance-statuses.ts';
 import { describeTokenConformance } from './conformance-tokens.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
 
@@ -215,7 +216,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         const { uuid } = await seedCompany(store());
         const now = writer().ctx.now;
         for (const n of range(5)) await store().createCampaign(campaign(uuid, `c${n + 1}`, now));
-        const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null };
+        const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, runs: 0, last_run_at: null, failed_by_code: [] };
         expect(await store().newestCampaigns(uuid, 3)).toEqual(
           ['c5', 'c4', 'c3'].map((name) => ({ id: expect.any(String), name, status: 'scheduled', messages: none })),
         );
@@ -251,7 +252,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         const none = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0 };
         expect(await store().messageTotals(uuid)).toEqual(none);
         expect(await store().messageTotals(company(9).uuid)).toEqual(none);
-        expect((await store().newestCampaigns(uuid, 5)).map((c) => c.messages)).toEqual([{ ...none, runs: 0, last_run_at: null }]);
+        expect((await store().newestCampaigns(uuid, 5)).map((c) => c.messages)).toEqual([{ ...none, runs: 0, last_run_at: null, failed_by_code: [] }]);
       });
 
       it("totals each campaign's messages and runs, and the company's, from the messages' writes", async () => {
@@ -270,6 +271,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           run_key: run,
           status: 'pending',
           error: null,
+          error_code: null,
           provider_message_id: null,
           variables: {},
           created_at: now,
@@ -282,7 +284,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           id: m.id,
           status,
           error: status === 'failed' ? 'rejected' : null,
-          provider_message_id: null,
+          error_code: status === 'failed' ? 131026 : null,
+          provider_message_id: status === 'pending' || status === 'sending' ? null : `wamid.${m.id}`,
         });
         const [a0, a1, a2, a3, , b0, c0] = sent as [MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord, MessageRecord];
         await store().updateMessages(
@@ -291,8 +294,18 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         );
         await store().updateMessages([outcome(a0, 'read')], now);
         expect(await store().newestCampaigns(uuid, 5)).toEqual([
-          { id: b.id, name: 'b', status: 'scheduled', messages: { total: 1, sent: 1, delivered: 1, read: 1, failed: 0, runs: 1, last_run_at: first } },
-          { id: a.id, name: 'a', status: 'scheduled', messages: { total: 5, sent: 3, delivered: 3, read: 2, failed: 1, runs: 2, last_run_at: second } },
+          {
+            id: b.id,
+            name: 'b',
+            status: 'scheduled',
+            messages: { total: 1, sent: 1, delivered: 1, read: 1, failed: 0, runs: 1, last_run_at: first, failed_by_code: [] },
+          },
+          {
+            id: a.id,
+            name: 'a',
+            status: 'scheduled',
+            messages: { total: 5, sent: 3, delivered: 3, read: 2, failed: 1, runs: 2, last_run_at: second, failed_by_code: [{ code: 131026, count: 1 }] },
+          },
         ]);
         expect(await store().messageTotals(uuid)).toEqual({ total: 6, sent: 4, delivered: 4, read: 3, failed: 1 });
         expect(await store().messageTotals(other.uuid)).toEqual({ total: 1, sent: 0, delivered: 0, read: 0, failed: 1 });
@@ -338,5 +351,6 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     describeOrderConformance(store);
     describeWebhookConformance(store);
     describeRunConformance(store);
+    describeStatusConformance(store);
   });
 }

@@ -1,4 +1,13 @@
-import { type CampaignRunPort, countIntoFunnel, type MessageOutcome, type MessageRecord, noMessages } from '@engagekit/runtime/store';
+import {
+  advanceBar,
+  type CampaignRunPort,
+  countIntoFunnel,
+  type MessageOutcome,
+  type MessageRecord,
+  noMessages,
+  type StatusWrite,
+  standingRank,
+} from '@engagekit/runtime/store';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
 import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
@@ -18,6 +27,19 @@ const messageTotalsStatement = builtOnce<{ status: string; n: number }>(
   { status: messageCounts.status, n: Number },
 );
 
+/** The SQL of a message's rank (`standingRank`, rules/message-status.ts), written from the rule itself for every status. */
+const MESSAGE_STATUSES: readonly MessageRecord['status'][] = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed'];
+function rankOf(alias: string) {
+  const rank = (status: MessageRecord['status'], named: boolean) => standingRank({ status, provider_message_id: named ? 'named' : null });
+  const cases = MESSAGE_STATUSES.map(
+    (status) => `WHEN '${status}' THEN CASE WHEN ${alias}.provider_message_id IS NULL THEN ${rank(status, false)} ELSE ${rank(status, true)} END`,
+  );
+  return sql.raw(`(CASE ${alias}.status ${cases.join(' ')} END)`);
+}
+
+/** A message count row's code: a failure's provider error code as text, '' otherwise. */
+const countCode = (status: string, code: string) => sql.raw(`CASE WHEN ${status} = 'failed' THEN coalesce(${code}::text, '') ELSE '' END`);
+
 /**
  * Records messages in one statement with their status counts and runs, each unless its run already has
  * one for that customer; gives the ids it inserted.
@@ -30,18 +52,18 @@ async function insertMessages(db: StoreDatabase, batch: MessageRecord[]): Promis
   const column = (pick: (m: MessageRecord) => string | null) => sql`${sql.param(batch.map(pick))}::text[]`;
   const result = await db.execute(sql`
     WITH ins AS (
-      INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
-      SELECT id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables::jsonb, created_at::timestamptz, updated_at::timestamptz
+      INSERT INTO messages (id, company_uuid, campaign_id, customer_id, phone_number, status, error, error_code, run_key, provider_message_id, variables, created_at, updated_at)
+      SELECT id, company_uuid, campaign_id, customer_id, phone_number, status, error, error_code::int, run_key, provider_message_id, variables::jsonb, created_at::timestamptz, updated_at::timestamptz
         FROM unnest(${column((m) => m.id)}, ${column((m) => m.company_uuid)}, ${column((m) => m.campaign_id)}, ${column((m) => m.customer_id)},
-                    ${column((m) => m.phone_number)}, ${column((m) => m.status)}, ${column((m) => m.error)}, ${column((m) => m.run_key)},
-                    ${column((m) => m.provider_message_id)}, ${column((m) => JSON.stringify(m.variables))}, ${column((m) => m.created_at)}, ${column((m) => m.updated_at)})
-             AS m (id, company_uuid, campaign_id, customer_id, phone_number, status, error, run_key, provider_message_id, variables, created_at, updated_at)
+                    ${column((m) => m.phone_number)}, ${column((m) => m.status)}, ${column((m) => m.error)}, ${column((m) => (m.error_code === null ? null : String(m.error_code)))},
+                    ${column((m) => m.run_key)}, ${column((m) => m.provider_message_id)}, ${column((m) => JSON.stringify(m.variables))}, ${column((m) => m.created_at)}, ${column((m) => m.updated_at)})
+             AS m (id, company_uuid, campaign_id, customer_id, phone_number, status, error, error_code, run_key, provider_message_id, variables, created_at, updated_at)
       ON CONFLICT DO NOTHING
-      RETURNING id, company_uuid, campaign_id, status, run_key),
+      RETURNING id, company_uuid, campaign_id, status, error_code, run_key),
     counted AS (
-      INSERT INTO message_counts (company_uuid, campaign_id, status, n)
-      SELECT company_uuid, campaign_id, status, count(*) FROM ins GROUP BY company_uuid, campaign_id, status
-      ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + excluded.n),
+      INSERT INTO message_counts (company_uuid, campaign_id, status, code, n)
+      SELECT company_uuid, campaign_id, status, ${countCode('status', 'error_code')}, count(*) FROM ins GROUP BY 1, 2, 3, 4
+      ON CONFLICT (campaign_id, status, code) DO UPDATE SET n = message_counts.n + excluded.n),
     run AS (
       INSERT INTO campaign_runs (company_uuid, campaign_id, run_key) SELECT DISTINCT company_uuid, campaign_id, run_key FROM ins
       ON CONFLICT DO NOTHING)
@@ -49,30 +71,72 @@ async function insertMessages(db: StoreDatabase, batch: MessageRecord[]): Promis
   return new Set(rowsOf(result).map((r) => r.id as string));
 }
 
-/** Sets messages' outcomes in one statement with their status counts. */
+/**
+ * The counts a statement's `upd` rows move (each from its old status and code to its new), summed per
+ * (campaign, status, code) so each count row is written once.
+ */
+const movedCounts = sql`
+    moved AS (
+      SELECT company_uuid, campaign_id, old_status AS status, old_code AS code, -1 AS n FROM upd
+      UNION ALL
+      SELECT company_uuid, campaign_id, new_status, new_code, 1 FROM upd),
+    counted AS (
+      INSERT INTO message_counts (company_uuid, campaign_id, status, code, n)
+      SELECT company_uuid, campaign_id, status, ${countCode('status', 'code')}, sum(n) FROM moved GROUP BY 1, 2, 3, 4
+      ON CONFLICT (campaign_id, status, code) DO UPDATE SET n = message_counts.n + excluded.n)`;
+
+/** Sets messages' outcomes where they move them forward (`advances`), in one statement with their counts. */
 async function updateMessages(db: StoreDatabase, outcomes: MessageOutcome[], now: string): Promise<void> {
   if (outcomes.length === 0) return;
   const column = (pick: (o: MessageOutcome) => string | null) => sql`${sql.param(outcomes.map(pick))}::text[]`;
-  // One statement: the new outcomes, and the status counts moved from each old status to the new one,
-  // summed per (campaign, status) so each count row is written once.
   await db.execute(sql`
     WITH patch AS (
-      SELECT * FROM unnest(${column((o) => o.id)}, ${column((o) => o.status)}, ${column((o) => o.error)}, ${column((o) => o.provider_message_id)})
-                 AS p (id, status, error, provider_message_id)),
-    old AS (SELECT m.id, m.status FROM messages AS m JOIN patch ON m.id = patch.id FOR UPDATE OF m),
+      SELECT * FROM unnest(${column((o) => o.id)}, ${column((o) => o.status)}, ${column((o) => o.error)}, ${column((o) => (o.error_code === null ? null : String(o.error_code)))},
+                           ${column((o) => o.provider_message_id)}, ${column((o) => String(advanceBar(o)))})
+                 AS p (id, status, error, error_code, provider_message_id, bar)),
+    old AS (
+      SELECT m.id, m.status, m.error_code FROM messages AS m JOIN patch ON m.id = patch.id
+       WHERE ${rankOf('m')} < patch.bar::int FOR UPDATE OF m),
     upd AS (
-      UPDATE messages AS m SET status = patch.status, error = patch.error, provider_message_id = patch.provider_message_id, updated_at = ${now}
+      UPDATE messages AS m SET status = patch.status, error = patch.error, error_code = patch.error_code::int,
+             provider_message_id = coalesce(patch.provider_message_id, m.provider_message_id), updated_at = ${now}
         FROM patch, old WHERE m.id = patch.id AND old.id = m.id
-      RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, m.status AS new_status),
-    moved AS (
-      SELECT company_uuid, campaign_id, old_status AS status, -1 AS n FROM upd WHERE old_status <> new_status
-      UNION ALL
-      SELECT company_uuid, campaign_id, new_status, 1 FROM upd WHERE old_status <> new_status),
-    counted AS (
-      INSERT INTO message_counts (company_uuid, campaign_id, status, n)
-      SELECT company_uuid, campaign_id, status, sum(n) FROM moved GROUP BY company_uuid, campaign_id, status
-      ON CONFLICT (campaign_id, status) DO UPDATE SET n = message_counts.n + excluded.n)
+      RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, old.error_code AS old_code, m.status AS new_status, m.error_code AS new_code),
+    ${movedCounts}
     SELECT 1`);
+}
+
+/**
+ * Applies a provider's statuses where they move their messages forward, in one statement with their
+ * counts: each finds its message by its own id (while that has no provider id or this one) or by the
+ * provider's id; of several for one message, the one that moves it furthest. Says which found one.
+ */
+async function applyStatuses(db: StoreDatabase, statuses: StatusWrite[], now: string): Promise<boolean[]> {
+  if (statuses.length === 0) return [];
+  const column = (pick: (s: StatusWrite, i: number) => string | null) => sql`${sql.param(statuses.map(pick))}::text[]`;
+  const result = await db.execute(sql`
+    WITH s AS (
+      SELECT * FROM unnest(${column((_, i) => String(i))}, ${column((s) => s.message_id)}, ${column((s) => s.provider_message_id)}, ${column((s) => s.status)},
+                           ${column((s) => s.error)}, ${column((s) => (s.error_code === null ? null : String(s.error_code)))}, ${column((s) => String(advanceBar(s)))})
+                 AS s (i, message_id, provider_message_id, status, error, error_code, bar)),
+    found AS (
+      SELECT s.*, coalesce(own.id, named.id) AS target
+        FROM s
+        LEFT JOIN messages AS own ON own.id = s.message_id AND (own.provider_message_id IS NULL OR own.provider_message_id = s.provider_message_id)
+        LEFT JOIN messages AS named ON own.id IS NULL AND named.provider_message_id = s.provider_message_id),
+    furthest AS (SELECT DISTINCT ON (target) * FROM found WHERE target IS NOT NULL ORDER BY target, bar::int DESC),
+    old AS (
+      SELECT m.id, m.status, m.error_code FROM messages AS m JOIN furthest ON m.id = furthest.target
+       WHERE ${rankOf('m')} < furthest.bar::int FOR UPDATE OF m),
+    upd AS (
+      UPDATE messages AS m SET status = furthest.status, error = furthest.error, error_code = furthest.error_code::int,
+             provider_message_id = furthest.provider_message_id, updated_at = ${now}
+        FROM furthest, old WHERE m.id = furthest.target AND old.id = m.id
+      RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, old.error_code AS old_code, m.status AS new_status, m.error_code AS new_code),
+    ${movedCounts}
+    SELECT DISTINCT i::int AS i FROM found WHERE target IS NOT NULL`);
+  const found = new Set(rowsOf(result).map((r) => Number(r.i)));
+  return statuses.map((_, i) => found.has(i));
 }
 
 /** The SQL store's campaign runs on `conn` (the pool, or one transaction); `driver` starts a run's own transaction outside one. */
@@ -83,6 +147,8 @@ export function createSqlCampaignRuns(conn: SqlConnection, driver?: Pick<SqlDriv
     insertMessages: (batch) => insertMessages(db, batch),
 
     updateMessages: (outcomes, now) => updateMessages(db, outcomes, now),
+
+    applyStatuses: (statuses, now) => applyStatuses(db, statuses, now),
 
     async listRunMessages(campaignId, runKey, customerIds) {
       if (customerIds.length === 0) return [];

@@ -8,6 +8,7 @@ import {
   pageOffset,
   StoreConflictError,
   type TemplateRecord,
+  topFailureCodes,
 } from '@engagekit/runtime/store';
 import { and, count, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
 import { batchedRead, distinctKeys } from './batched-read.ts';
@@ -75,9 +76,10 @@ const statusCountsStatement = builtOnce<{ status: string; n: number }>(
 // took two round trips and scanned the company's count rows (server.report.1m-messages).
 const newestCampaignsStatement = builtOnce('engagekit_newest_campaigns', (db) =>
   db.execute(sql`
-    SELECT c.id, c.name, c.status, m.counts, r.runs, r.last_run_at
+    SELECT c.id, c.name, c.status, m.counts, f.failures, r.runs, r.last_run_at
       FROM (SELECT id, name, status, seq FROM campaigns WHERE company_uuid = ${sql.placeholder('companyUuid')} ORDER BY seq DESC LIMIT ${sql.placeholder('limit')}) AS c
-      LEFT JOIN LATERAL (SELECT json_object_agg(status, n) AS counts FROM message_counts WHERE campaign_id = c.id) AS m ON true
+      LEFT JOIN LATERAL (SELECT json_object_agg(status, n) AS counts FROM (SELECT status, sum(n) AS n FROM message_counts WHERE campaign_id = c.id GROUP BY status) AS s) AS m ON true
+      LEFT JOIN LATERAL (SELECT json_object_agg(code, n) AS failures FROM message_counts WHERE campaign_id = c.id AND status = 'failed' AND n <> 0) AS f ON true
       LEFT JOIN LATERAL (SELECT count(*)::int AS runs, max(run_key) AS last_run_at FROM campaign_runs WHERE campaign_id = c.id) AS r ON true
      ORDER BY c.seq DESC`),
 );
@@ -163,7 +165,13 @@ export function createSqlCampaigns(conn: SqlConnection): CampaignPort {
     async newestCampaigns(companyUuid, limit) {
       const rows = await newestCampaignsStatement(conn, { companyUuid, limit });
       return rows.map((row) => {
-        const messages = { ...noMessages(), runs: Number(row.runs), last_run_at: (row.last_run_at as string | null) ?? null };
+        const failures = Object.entries(jsonValue<Record<string, number> | null>(row.failures) ?? {}).map(([code, n]): [string, number] => [code, Number(n)]);
+        const messages = {
+          ...noMessages(),
+          runs: Number(row.runs),
+          last_run_at: (row.last_run_at as string | null) ?? null,
+          failed_by_code: topFailureCodes(failures),
+        };
         for (const [status, n] of Object.entries(jsonValue<Record<string, number> | null>(row.counts) ?? {})) countIntoFunnel(messages, status, Number(n));
         return { id: row.id as string, name: row.name as string, status: row.status as CampaignRecord['status'], messages };
       });

@@ -5,7 +5,7 @@
  * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
  */
 import type { Days, EventType, Scope, TemplatePayload } from '@engagekit/contract';
-import type { DeliveryRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
+import type { DeliveryRecord, KeptStatusRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
 import { getTableColumns, sql, type Table } from 'drizzle-orm';
 import {
   bigint,
@@ -331,6 +331,7 @@ export const messages = pgTable(
     phone_number: text('phone_number').notNull(),
     status: text('status').$type<MessageRecord['status']>().notNull(),
     error: text('error'),
+    error_code: integer('error_code'),
     run_key: text('run_key').notNull(),
     provider_message_id: text('provider_message_id'),
     variables: jsonb('variables').$type<Record<string, string>>().notNull().default({}),
@@ -342,6 +343,8 @@ export const messages = pgTable(
     unique('messages_run_customer_unique').on(t.campaign_id, t.run_key, t.customer_id),
     // The report: counts by status per company and per campaign.
     index('messages_company_campaign_status_idx').on(t.company_uuid, t.campaign_id, t.status),
+    // A provider's statuses find their message by the provider's id.
+    index('messages_provider_message_id_idx').on(t.provider_message_id),
   ],
 );
 
@@ -375,16 +378,37 @@ export const campaignChunks = pgTable(
   ],
 );
 
-/** Messages by campaign and status, kept with every message write, so the report reads a few rows instead of every message. */
+/**
+ * Messages by campaign, status and (for failures) the provider's error code, kept with every message
+ * write, so the report reads a few rows instead of every message.
+ */
 export const messageCounts = pgTable(
   'message_counts',
   {
     company_uuid: id('company_uuid').notNull(),
     campaign_id: id('campaign_id').notNull(),
     status: text('status').$type<MessageRecord['status']>().notNull(),
+    /** A failure's provider error code as text; '' for the other statuses and for failures without one. */
+    code: text('code').notNull().default(''),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.campaign_id, t.status] }), index('message_counts_company_idx').on(t.company_uuid)],
+  (t) => [primaryKey({ columns: [t.campaign_id, t.status, t.code] }), index('message_counts_company_idx').on(t.company_uuid)],
+);
+
+/** A provider's statuses that found no message yet (`KeptStatusPort`): applied once one has their provider id, dropped when they expire. */
+export const keptStatuses = pgTable(
+  'kept_statuses',
+  {
+    id: id('id').primaryKey(),
+    message_id: id('message_id'),
+    provider_message_id: text('provider_message_id').notNull(),
+    status: text('status').$type<KeptStatusRecord['status']>().notNull(),
+    error: text('error'),
+    error_code: integer('error_code'),
+    at: timestamp('at').notNull(),
+    received_at: timestamp('received_at').notNull(),
+  },
+  (t) => [index('kept_statuses_provider_message_id_idx').on(t.provider_message_id), index('kept_statuses_received_at_idx').on(t.received_at, t.id)],
 );
 
 /** The runs (due times) each campaign has had, kept with the first message of each run. */
@@ -432,6 +456,7 @@ export const schema = {
   deliveries,
   messages,
   messageCounts,
+  keptStatuses,
   campaignRuns,
   campaignChunks,
   idempotencyKeys,

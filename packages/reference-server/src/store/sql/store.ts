@@ -9,6 +9,7 @@ import type { SqlConnection, SqlDriver } from './connection.ts';
 import { createSqlCustomers } from './customers.ts';
 import { createSqlDispatch, type Listen } from './dispatch.ts';
 import { createSqlIdempotency } from './idempotency.ts';
+import { createSqlKeptStatuses } from './kept-statuses.ts';
 import { createSqlLeases } from './leases.ts';
 import { createSqlOrders } from './orders.ts';
 import type { Outbox } from './outbox.ts';
@@ -58,6 +59,7 @@ function sqlPorts(conn: SqlConnection, outbox: Outbox, driver?: SqlDriver): Omit
     ...createSqlCustomers(conn),
     ...createSqlCampaigns(conn),
     ...createSqlCampaignRuns(conn, driver),
+    ...createSqlKeptStatuses(conn),
     ...createSqlWebhooks(conn),
     ...createSqlIdempotency(conn),
     ...createSqlLeases(conn),

@@ -1,4 +1,5 @@
 import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, waitsForRunAfter } from '../../rules/campaign-runs.ts';
+import { advanceBar, advances } from '../../rules/message-status.ts';
 import { copy } from '../copy.ts';
 import type { CampaignRunPort } from '../ports.ts';
 import {
@@ -7,10 +8,13 @@ import {
   type ClaimedChunk,
   type CustomerRecord,
   countIntoFunnel,
+  type MessageOutcome,
   type MessageRecord,
   type MessageTotals,
   noMessages,
   type RunChunk,
+  type StatusWrite,
+  topFailureCodes,
 } from '../types.ts';
 
 /** A chunk as the memory store keeps it, with its lease. */
@@ -29,7 +33,7 @@ interface RunDeps {
   setStatus: (campaign: CampaignRecord, status: CampaignRecord['status']) => void;
 }
 
-type MessageMethods = Pick<CampaignRunPort, 'runTotals' | 'insertMessages' | 'updateMessages' | 'listRunMessages' | 'messageTotals'>;
+type MessageMethods = Pick<CampaignRunPort, 'runTotals' | 'insertMessages' | 'updateMessages' | 'applyStatuses' | 'listRunMessages' | 'messageTotals'>;
 
 /**
  * The campaign-run part of the memory store. `campaigns` lists every company's campaigns, `customersOf`
@@ -42,6 +46,7 @@ export function createMemoryCampaignRuns(deps: RunDeps) {
   return {
     methods,
     campaignTotals: messages.campaignTotals,
+    hasProviderId: messages.hasProviderId,
     /** Extends the leases of chunks held under `claimToken` that are not done. */
     renew(claimToken: string, leaseUntil: string): void {
       for (const chunk of chunks.values()) if (!chunk.done && chunk.claim?.token === claimToken) chunk.claim.until = leaseUntil;
@@ -154,12 +159,12 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
   };
 }
 
-/** A run's messages in the memory store, with each company's and campaign's totals kept as they change. */
-function memoryRunMessages() {
-  const messages = new Map<string, MessageRecord>();
-  /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
-  const byRunCustomer = new Map<string, string>();
-  const totals = new Map<string, { company: MessageTotals; campaigns: Map<string, MessageTotals & { runs: Set<string> }> }>();
+/** A campaign's totals as the memory store keeps them: the funnel, its runs, and its failures by code ('' for none). */
+type CampaignTally = MessageTotals & { runs: Set<string>; failures: Map<string, number> };
+
+/** Each company's and campaign's message totals, kept as messages are counted in and out. */
+function messageTallies() {
+  const totals = new Map<string, { company: MessageTotals; campaigns: Map<string, CampaignTally> }>();
 
   function totalsFor(m: MessageRecord) {
     let t = totals.get(m.company_uuid);
@@ -169,10 +174,67 @@ function memoryRunMessages() {
     }
     let c = t.campaigns.get(m.campaign_id);
     if (!c) {
-      c = { ...noMessages(), runs: new Set<string>() };
+      c = { ...noMessages(), runs: new Set<string>(), failures: new Map() };
       t.campaigns.set(m.campaign_id, c);
     }
     return { company: t.company, campaign: c };
+  }
+
+  return {
+    totals,
+    /** Counts `m` into (n = 1) or out of (n = -1) its company's and campaign's totals. */
+    count(m: MessageRecord, n: 1 | -1) {
+      const t = totalsFor(m);
+      countIntoFunnel(t.company, m.status, n);
+      countIntoFunnel(t.campaign, m.status, n);
+      if (m.status === 'failed') {
+        const code = m.error_code === null ? '' : String(m.error_code);
+        t.campaign.failures.set(code, (t.campaign.failures.get(code) ?? 0) + n);
+      }
+    },
+    /** Counts a run of `m`'s campaign. */
+    countRun: (m: MessageRecord) => totalsFor(m).campaign.runs.add(m.run_key),
+    /** One campaign's message totals, with its runs, the last of them and its failures by code (all zero before its first run). */
+    campaignTotals(companyUuid: string, campaignId: string): CampaignMessageTotals {
+      const c = totals.get(companyUuid)?.campaigns.get(campaignId);
+      if (!c) return { ...noMessages(), runs: 0, last_run_at: null, failed_by_code: [] };
+      const { runs, failures, ...counts } = c;
+      return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null, failed_by_code: topFailureCodes(failures) };
+    },
+  };
+}
+
+/** A run's messages in the memory store, with each company's and campaign's totals kept as they change. */
+function memoryRunMessages() {
+  const messages = new Map<string, MessageRecord>();
+  /** `${campaign_id}\u0000${run_key}\u0000${customer_id}` -> message id. */
+  const byRunCustomer = new Map<string, string>();
+  /** A provider's message id -> the message's id. */
+  const byProviderId = new Map<string, string>();
+  const tallies = messageTallies();
+  const { totals, count } = tallies;
+
+  /** Moves `m` to `next` when that moves it forward (rules/message-status.ts). */
+  function advance(m: MessageRecord, next: Omit<MessageOutcome, 'id'>, now: string) {
+    if (!advances(m, next)) return;
+    count(m, -1);
+    m.status = next.status;
+    m.error = next.error;
+    m.error_code = next.error_code;
+    if (next.provider_message_id !== null) {
+      m.provider_message_id = next.provider_message_id;
+      byProviderId.set(next.provider_message_id, m.id);
+    }
+    m.updated_at = now;
+    count(m, 1);
+  }
+
+  /** The message a provider's status is for: by its own id while it has no provider id or this one, else by the provider's id. */
+  function messageOf(status: StatusWrite): MessageRecord | undefined {
+    const own = status.message_id === null ? undefined : messages.get(status.message_id);
+    if (own && (own.provider_message_id === null || own.provider_message_id === status.provider_message_id)) return own;
+    const id = byProviderId.get(status.provider_message_id);
+    return id === undefined ? undefined : messages.get(id);
   }
 
   const methods: MessageMethods = {
@@ -192,27 +254,34 @@ function memoryRunMessages() {
         const key = `${message.campaign_id}\u0000${message.run_key}\u0000${message.customer_id}`;
         if (byRunCustomer.has(key)) continue;
         byRunCustomer.set(key, message.id);
-        messages.set(message.id, copy(message));
-        const t = totalsFor(message);
-        countIntoFunnel(t.company, message.status, 1);
-        countIntoFunnel(t.campaign, message.status, 1);
-        t.campaign.runs.add(message.run_key);
-        inserted.add(message.id);
+        const m = copy(message);
+        messages.set(m.id, m);
+        if (m.provider_message_id !== null) byProviderId.set(m.provider_message_id, m.id);
+        count(m, 1);
+        tallies.countRun(m);
+        inserted.add(m.id);
       }
       return inserted;
     },
 
     async updateMessages(outcomes, now) {
-      for (const { id, ...patch } of outcomes) {
+      for (const { id, ...next } of outcomes) {
         const m = messages.get(id);
-        if (!m) continue;
-        const t = totalsFor(m);
-        countIntoFunnel(t.company, m.status, -1);
-        countIntoFunnel(t.campaign, m.status, -1);
-        Object.assign(m, patch, { updated_at: now });
-        countIntoFunnel(t.company, m.status, 1);
-        countIntoFunnel(t.campaign, m.status, 1);
+        if (m) advance(m, next, now);
       }
+    },
+
+    async applyStatuses(statuses, now) {
+      // Of several statuses of one message, the one that moves it furthest (the SQL store picks the same).
+      const found = statuses.map(messageOf);
+      const furthest = new Map<MessageRecord, StatusWrite>();
+      statuses.forEach((status, i) => {
+        const m = found[i];
+        const seen = m && furthest.get(m);
+        if (m && (!seen || advanceBar(status) > advanceBar(seen))) furthest.set(m, status);
+      });
+      for (const [m, status] of furthest) advance(m, status, now);
+      return found.map((m) => m !== undefined);
     },
 
     async listRunMessages(campaignId, runKey, customerIds) {
@@ -229,17 +298,14 @@ function memoryRunMessages() {
   };
   return {
     methods,
-    /** One campaign's message totals, with its runs and the last of them (all zero before its first run). */
-    campaignTotals(companyUuid: string, campaignId: string): CampaignMessageTotals {
-      const c = totals.get(companyUuid)?.campaigns.get(campaignId);
-      if (!c) return { ...noMessages(), runs: 0, last_run_at: null };
-      const { runs, ...counts } = c;
-      return { ...counts, runs: runs.size, last_run_at: [...runs].sort().at(-1) ?? null };
-    },
-    state: { messages, byRunCustomer, totals },
+    campaignTotals: tallies.campaignTotals,
+    /** Whether a message has this provider id. */
+    hasProviderId: (providerMessageId: string) => byProviderId.has(providerMessageId),
+    state: { messages, byRunCustomer, byProviderId, totals },
     clear() {
       messages.clear();
       byRunCustomer.clear();
+      byProviderId.clear();
       totals.clear();
     },
   };

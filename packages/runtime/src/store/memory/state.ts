@@ -13,6 +13,7 @@ import type {
   DeliveryRecord,
   EndpointRecord,
   EventRecord,
+  KeptStatusRecord,
   OrderRecord,
   Page,
   TemplateRecord,
@@ -76,6 +77,8 @@ export interface MemoryRecords {
   events: Map<string, EventRecord>;
   deliveries: Map<string, DeliveryRecord>;
   deliveriesByEndpoint: Map<string, SortedList<DeliveryRecord>>;
+  /** Provider statuses that found no message yet, by id, in the order kept. */
+  keptStatuses: Map<string, KeptStatusRecord>;
 }
 
 /** The memory store's state: its records, the parts with state of their own, and the running transaction's journal. */
@@ -99,6 +102,7 @@ export function newMemoryRecords(): MemoryRecords {
     events: new Map(),
     deliveries: new Map(),
     deliveriesByEndpoint: new Map(),
+    keptStatuses: new Map(),
   };
 }
 

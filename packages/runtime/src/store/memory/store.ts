@@ -7,6 +7,7 @@ import { memoryCompanies, memorySettings } from './companies.ts';
 import { memoryCustomers } from './customers.ts';
 import { createMemoryDispatch } from './dispatch.ts';
 import { createMemoryIdempotency } from './idempotency.ts';
+import { memoryKeptStatuses } from './kept-statuses.ts';
 import { memoryOrders } from './orders.ts';
 import { bumpStatus, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
 import { memoryTokens } from './tokens.ts';
@@ -47,8 +48,8 @@ function refill(target: Record<string, unknown>, source: Record<string, unknown>
 
 /** The records of `state` (its containers, not copies). */
 function pickRecords(state: MemoryState): MemoryRecords {
-  const { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint } = state;
-  return { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint };
+  const { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses } = state;
+  return { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses };
 }
 
 /** A fresh state: empty records, and the parts with state of their own over them. */
@@ -90,6 +91,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
     ...memoryOrders(state),
     ...memoryCustomers(state),
     ...memoryWebhooks(state),
+    ...memoryKeptStatuses(state),
     ...state.dispatch.methods,
     ...state.runs.methods,
     ...state.idempotency.methods,
@@ -103,7 +105,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
       state.idempotency.clear();
       state.runs.clear();
       for (const held of [state.settings, state.companies, state.companyCodes, state.states, state.templates]) held.clear();
-      for (const held of [state.endpoints, state.events, state.deliveries, state.deliveriesByEndpoint]) held.clear();
+      for (const held of [state.endpoints, state.events, state.deliveries, state.deliveriesByEndpoint, state.keptStatuses]) held.clear();
     },
   };
 }

@@ -1,0 +1,85 @@
+/**
+ * A provider's statuses of the messages it accepted: delivered, read, or failed after all. WhatsApp
+ * reports them by webhook (the reference server's `/channels/whatsapp/webhook`), the simulated channel
+ * from its own timers; both come here. A status moves its message only forward (`rules/message-status.ts`),
+ * so duplicates and late, older statuses change nothing, and a `read` without a `delivered` counts as
+ * both. A status whose message is not known yet (it came before the send's answer was stored) is kept,
+ * and applied once its message has the provider's id, unless it expires first.
+ */
+import { advanceBar } from '../rules/message-status.ts';
+import type { Store } from '../store/ports.ts';
+import type { StatusWrite } from '../store/types.ts';
+import type { ChannelStatus } from './channel.ts';
+
+/** How long a status that finds no message is kept by default: WhatsApp retries a webhook for 7 days. */
+export const DEFAULT_STATUS_RETENTION_MS = 7 * 24 * 3600_000;
+
+/** What applying statuses came to. */
+export interface StatusesApplied {
+  /** Statuses that found their message (whether or not they moved it). */
+  matched: number;
+  /** Statuses kept for a message not known yet. */
+  kept: number;
+}
+
+/** The store's form of a provider's status. */
+function statusWrite(status: ChannelStatus): StatusWrite {
+  return {
+    message_id: status.messageId,
+    provider_message_id: status.providerMessageId,
+    status: status.status,
+    error: status.status === 'failed' ? (status.error?.title ?? 'failed: the provider gave no reason') : null,
+    error_code: status.status === 'failed' ? (status.error?.code ?? null) : null,
+  };
+}
+
+/** Of several statuses of one message, the one that moves it furthest: a batch is one write per message. */
+function furthestPerMessage(statuses: readonly ChannelStatus[]): ChannelStatus[] {
+  const best = new Map<string, ChannelStatus>();
+  const bar = (s: ChannelStatus) => advanceBar({ status: s.status, provider_message_id: s.providerMessageId });
+  for (const status of statuses) {
+    const key = status.messageId ?? `wamid:${status.providerMessageId}`;
+    const seen = best.get(key);
+    if (!seen || bar(status) > bar(seen)) best.set(key, status);
+  }
+  return [...best.values()];
+}
+
+/**
+ * Applies a provider's statuses in one transaction: each moves its message forward, or is kept when no
+ * message is known by it yet. Once this resolves they are stored (the webhook answers 200 then).
+ */
+export async function applyChannelStatuses(
+  store: Store,
+  statuses: readonly ChannelStatus[],
+  newId: (prefix: string) => string,
+  now: string,
+): Promise<StatusesApplied> {
+  if (statuses.length === 0) return { matched: 0, kept: 0 };
+  const furthest = furthestPerMessage(statuses);
+  return store.transaction(async (tx) => {
+    const found = await tx.applyStatuses(furthest.map(statusWrite), now);
+    const unmatched = furthest.filter((_, i) => !found[i]);
+    await tx.keepStatuses(unmatched.map((s) => ({ ...statusWrite(s), id: newId('sts'), at: s.at, received_at: now })));
+    return { matched: furthest.length - unmatched.length, kept: unmatched.length };
+  });
+}
+
+/**
+ * Applies kept statuses whose message is now known (up to `limit` a call), and forgets those kept for
+ * longer than `retentionMs`. Returns how many it applied. The scheduler calls it on every tick.
+ */
+export async function applyKeptStatuses(store: Store, now: Date, retentionMs: number, limit = 500): Promise<number> {
+  const kept = await store.matchedKeptStatuses(limit);
+  if (kept.length > 0) {
+    await store.transaction(async (tx) => {
+      await tx.applyStatuses(
+        kept.map(({ id: _id, at: _at, received_at: _received, ...write }) => write),
+        now.toISOString(),
+      );
+      await tx.dropKeptStatuses(kept.map((k) => k.id));
+    });
+  }
+  await store.expireKeptStatuses(new Date(now.getTime() - retentionMs).toISOString());
+  return kept.length;
+}
