@@ -53,9 +53,14 @@ export const EnvSchema = z.object({
   SIMULATED_LATENCY_MS: int(0, 60_000).default(0),
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
   WHATSAPP_PHONE_NUMBER_ID: z.string().min(1).optional(),
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://graph.facebook.com/v21.0'),
 });
 export type ServerConfig = z.output<typeof EnvSchema>;
+
+/** What `CHANNEL=whatsapp` needs: sending (the token and number) and receiving its webhooks (the app secret and verify token). */
+const WHATSAPP_REQUIRED = ['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN'] as const;
 
 /** Thrown when the environment is invalid; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -70,7 +75,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const picked = Object.fromEntries(Object.keys(EnvSchema.shape).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])));
   const r = EnvSchema.safeParse(picked);
   if (r.success) {
-    const missing = r.data.CHANNEL === 'whatsapp' ? (['WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'] as const).filter((k) => !r.data[k]) : [];
+    const missing = r.data.CHANNEL === 'whatsapp' ? WHATSAPP_REQUIRED.filter((k) => !r.data[k]) : [];
     if (missing.length === 0) return r.data;
     throw new ConfigError(`Invalid environment:\n${missing.map((k) => `  ${k}: is required when CHANNEL=whatsapp`).join('\n')}`);
   }

@@ -17,10 +17,13 @@ import {
   type Logger,
   randomToken,
   requestIdOf,
+  systemClock,
 } from '@engagekit/runtime';
 import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
+import { type ChannelSink, channelSink } from './channels/sink.ts';
+import { whatsappWebhookRoutes } from './channels/whatsapp-webhook.ts';
 import type { ServerConfig } from './config.ts';
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
@@ -103,12 +106,15 @@ async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTok
  * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
  * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
  * `openStore` opens the store from the options the config gives (`openSqlStore` by default).
+ * `sinkOf` gives where the channel's later reports (WhatsApp's status and template webhooks, received
+ * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default).
  */
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
   version: string,
   openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
+  sinkOf: (store: Store) => ChannelSink = (store) => channelSink(store, systemClock, logger),
 ): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
@@ -138,6 +144,7 @@ export async function startServer(
   if (config.DEMO_COMPANY) await seedDemoCompany(store, createTokenService(jwtSecret, adminTokenHash), notices);
 
   const bundle = scalarBundlePath();
+  const sink = config.CHANNEL === 'whatsapp' ? sinkOf(store) : undefined;
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).
   const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const runtime = createRuntime({
@@ -155,6 +162,15 @@ export async function startServer(
     pages: (app, pageHeaders) => {
       docsRoutes(app, pageHeaders, bundle ? () => readFileSync(bundle, 'utf8') : undefined);
       settingsRoutes(app, pageHeaders);
+      if (sink) {
+        whatsappWebhookRoutes(app, pageHeaders, {
+          appSecret: config.WHATSAPP_APP_SECRET as string,
+          verifyToken: config.WHATSAPP_VERIFY_TOKEN as string,
+          applyStatuses: sink.applyStatuses,
+          applyTemplateUpdates: sink.applyTemplateUpdates,
+          logger,
+        });
+      }
     },
     channel:
       config.CHANNEL === 'whatsapp'

@@ -128,7 +128,14 @@ describe.concurrent.each(cases)(
           CAMPAIGN_CHUNK_CONCURRENCY: String(CONCURRENCY),
           LEASE_MS: '2000',
           ...(channelName === 'whatsapp'
-            ? { CHANNEL: 'whatsapp', WHATSAPP_API_URL: channel.url, WHATSAPP_ACCESS_TOKEN: 'EAAG-crash-test', WHATSAPP_PHONE_NUMBER_ID: '1234567890' }
+            ? {
+                CHANNEL: 'whatsapp',
+                WHATSAPP_API_URL: channel.url,
+                WHATSAPP_ACCESS_TOKEN: 'EAAG-crash-test',
+                WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+                WHATSAPP_APP_SECRET: 'crash-test-app-secret',
+                WHATSAPP_VERIFY_TOKEN: 'crash-test-verify-token',
+              }
             : // Nothing fails of itself; each send takes a second, so the run is under way long enough to be killed.
               { CHANNEL: 'simulated', SIMULATED_FAILURE_RATE: '0', SIMULATED_LATENCY_MS: '1000' }),
         };

@@ -77,6 +77,7 @@ describe('the WhatsApp Cloud API channel', () => {
             },
           ],
         },
+        biz_opaque_callback_data: 'msg_1',
       },
     });
     answer = { status: 400, body: { error: { message: '(#132001) Template name does not exist in the translation', code: 132001 } } };
@@ -84,7 +85,17 @@ describe('the WhatsApp Cloud API channel', () => {
       status: 'failed',
       providerMessageId: null,
       error: 'WhatsApp answered 400: (#132001) Template name does not exist in the translation (code 132001)',
+      errorCode: 132001,
     });
+    expect(requests[1]?.body).toMatchObject({ biz_opaque_callback_data: 'msg_1' });
+    answer = { status: 502, body: 'Bad Gateway' };
+    expect(await channel.send({ to: '+919800000001', template, key: 'k4', ...about, messageId: 'msg_4' })).toEqual({
+      status: 'failed',
+      providerMessageId: null,
+      error: 'WhatsApp answered 502: no error message',
+      errorCode: null,
+    });
+    expect(requests[2]?.body).toMatchObject({ biz_opaque_callback_data: 'msg_4' });
     const down = createWhatsAppChannel({ accessToken: 'x', phoneNumberId: '1', baseUrl: 'http://127.0.0.1:9/v21.0' });
     expect((await down.send({ to: '+919800000001', template, key: 'k3', ...about })).error).toMatch(/^WhatsApp did not answer/);
   });

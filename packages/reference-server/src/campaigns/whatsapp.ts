@@ -38,13 +38,23 @@ export function whatsappTemplateBody(message: OutboundMessage) {
     to: message.to.replace(/^\+/, ''),
     type: 'template',
     template: { name: template.name, language: { code: template.language }, ...(components.length > 0 ? { components } : {}) },
+    // WhatsApp echoes it on every status webhook of the message, so a status finds its message by it.
+    biz_opaque_callback_data: message.messageId,
   };
 }
 
+/** The error of a Cloud API answer that is not 2xx (a Graph API error: its title is part of `message`). */
+interface GraphError {
+  message?: string;
+  title?: string;
+  code?: number;
+}
+
 /**
- * Sends template messages through the WhatsApp Cloud API (`POST /{phone-number-id}/messages`).
- * An accepted message is `sent` with its `wamid`; delivery and read receipts arrive later through
- * WhatsApp's own status webhooks, which this adapter does not receive.
+ * Sends template messages through the WhatsApp Cloud API (`POST /{phone-number-id}/messages`), each
+ * with its `messageId` as `biz_opaque_callback_data`. An accepted message is `sent` with its `wamid`;
+ * delivery and read receipts arrive later through WhatsApp's status webhooks, which the server
+ * receives (`channels/whatsapp-webhook.ts`). A refused one is `failed` with Meta's error code.
  */
 export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
   const base = (opts.baseUrl ?? 'https://graph.facebook.com/v21.0').replace(/\/$/, '');
@@ -65,12 +75,14 @@ export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
       } catch (e) {
         return { status: 'failed', providerMessageId: null, error: `WhatsApp did not answer: ${(e as Error).message}` };
       }
-      const body = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[]; error?: { message?: string; code?: number } };
+      const body = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[]; error?: GraphError };
       if (!res.ok) {
+        const code = typeof body.error?.code === 'number' ? body.error.code : null;
         return {
           status: 'failed',
           providerMessageId: null,
-          error: `WhatsApp answered ${res.status}: ${body.error?.message ?? 'no error message'}${body.error?.code ? ` (code ${body.error.code})` : ''}`,
+          error: `WhatsApp answered ${res.status}: ${body.error?.message ?? body.error?.title ?? 'no error message'}${code !== null ? ` (code ${code})` : ''}`,
+          errorCode: code,
         };
       }
       return { status: 'sent', providerMessageId: body.messages?.[0]?.id ?? null, error: null };
