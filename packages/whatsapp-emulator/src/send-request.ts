@@ -46,6 +46,16 @@ function graphPath(path: readonly PropertyKey[]): string {
   return `${head ?? ''}${rest.map((p) => `['${p}']`).join('')}`;
 }
 
+/** The value at `path` inside `value`, or undefined. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
+}
+
 /** The body checked, or error 100 naming its first bad field. */
 export function checkSendRequest(body: unknown): { ok: true; request: SendRequest } | { ok: false; error: GraphError } {
   if (body && typeof body === 'object' && 'type' in body && body.type !== 'template' && typeof body.type === 'string') {
@@ -55,7 +65,7 @@ export function checkSendRequest(body: unknown): { ok: true; request: SendReques
   if (parsed.success) return { ok: true, request: parsed.data };
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const field = graphPath(issue.path);
-  const missing = issue.code === 'invalid_type' && issue.message.includes('received undefined');
+  const missing = valueAt(body, issue.path) === undefined;
   const details = missing ? `The parameter ${field} is required.` : `Param ${field} is invalid: ${issue.message}`;
   return { ok: false, error: graphError(100, details) };
 }
