@@ -67,14 +67,22 @@ export class EmulatorControls {
     this.core.configure(parse(SettingsSchema.partial(), settings, 'settings'));
   }
 
-  /** Sets the callback URL after its `hub.mode=subscribe` handshake; rejects, naming what it answered, if the handshake fails. */
-  async setCallbackUrl(url: unknown): Promise<void> {
-    const checked = parse(SettingsSchema.shape.callbackUrl, url, 'callbackUrl');
-    if (checked !== null) {
-      const handshake = await this.core.outbox.verify(checked);
-      if (!handshake.ok) throw new EmulatorOptionsError(`callbackUrl ${checked} failed its verification: ${handshake.problem}`);
+  /**
+   * Changes settings, a callback URL among them verified first: all are checked, then the handshake
+   * made, and only then any applied, so a refused call changes nothing.
+   */
+  async configureVerified(settings: unknown): Promise<void> {
+    const checked = parse(SettingsSchema.partial(), settings ?? {}, 'settings');
+    if (checked.callbackUrl) {
+      const handshake = await this.core.outbox.verify(checked.callbackUrl);
+      if (!handshake.ok) throw new EmulatorOptionsError(`callbackUrl ${checked.callbackUrl} failed its verification: ${handshake.problem}`);
     }
-    this.core.configure({ callbackUrl: checked });
+    this.core.configure(checked);
+  }
+
+  /** Sets the callback URL after its `hub.mode=subscribe` handshake; rejects, naming what it answered, if the handshake fails. */
+  setCallbackUrl(url: string | null): Promise<void> {
+    return this.configureVerified({ callbackUrl: url });
   }
 
   /** Changes a template's status (PAUSED, DISABLED, FLAGGED, REINSTATED, ...) and posts its update webhook. */

@@ -68,6 +68,7 @@ export class EmulatorCore {
       appSecret: options.appSecret,
       verifyToken: options.verifyToken,
       timeoutMs: options.webhookTimeoutMs,
+      historyLimit: options.historyLimit,
     });
     this.#throughput = new SlidingWindow(this.settings.messagesPerSecond);
     this.#pairs = new TokenBuckets(this.settings.pairRate);
@@ -127,6 +128,7 @@ export class EmulatorCore {
 
   #refuse(phoneNumberId: string, to: string | null, error: GraphError): Answer {
     this.refused.push({ at: now(), phoneNumberId, to, code: error.body.error.code, details: error.body.error.error_data.details });
+    if (this.refused.length > this.options.historyLimit) this.refused.shift();
     return fromError(error);
   }
 
@@ -185,6 +187,7 @@ export class EmulatorCore {
       request,
     };
     this.messages.push(message);
+    if (this.messages.length > this.options.historyLimit) this.messages.shift();
     for (const s of planned) {
       const payload = statusPayload({
         wabaId: this.options.wabaId,
@@ -197,7 +200,7 @@ export class EmulatorCore {
         category: template.category,
         ...(s.failure ? { failure: s.failure } : {}),
       });
-      this.outbox.schedule(payload, s.delayMs, { field: 'messages', wamid, status: s.status });
+      this.outbox.schedule(payload, s.delayMs, { field: 'messages', wamid, status: s.status }, { lane: wamid });
     }
     return message;
   }
@@ -224,7 +227,12 @@ export class EmulatorCore {
     });
     const apply = () => this.templates.apply(template, event, reason);
     if (delayMs === 0) apply();
-    this.outbox.schedule(payload, delayMs, { field: 'message_template_status_update', template: template.name, event }, delayMs === 0 ? undefined : apply);
+    this.outbox.schedule(
+      payload,
+      delayMs,
+      { field: 'message_template_status_update', template: template.name, event },
+      { lane: `template:${template.id}`, ...(delayMs === 0 ? {} : { onDue: apply }) },
+    );
   }
 
   /** `GET /{version}/{waba-id}/message_templates`. */

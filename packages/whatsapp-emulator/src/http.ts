@@ -110,12 +110,9 @@ async function controlRoute(controls: EmulatorControls, method: string, path: st
     case 'PUT /fates':
       controls.setFates(body);
       return { status: 200, body: { fates: controls.state().fates } };
-    case 'PATCH /settings': {
-      const { callbackUrl, ...rest } = (body ?? {}) as Record<string, unknown>;
-      controls.configure(rest);
-      if (body && typeof body === 'object' && 'callbackUrl' in body) await controls.setCallbackUrl(callbackUrl);
+    case 'PATCH /settings':
+      await controls.configureVerified(body);
       return { status: 200, body: { settings: controls.state().settings } };
-    }
     case 'POST /templates/status':
       return { status: 200, body: controls.setTemplateStatus(body) };
     case 'POST /reset':

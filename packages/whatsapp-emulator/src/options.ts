@@ -132,6 +132,8 @@ export const EmulatorOptionsSchema = SettingsSchema.partial()
     fates: z.array(FateRuleSchema).max(1000).default([]),
     /** Templates known from the start. */
     templates: z.array(SeedTemplateSchema).max(10_000).default([]),
+    /** How many accepted messages, refused sends and finished webhook posts each to keep, the oldest forgotten first. */
+    historyLimit: z.number().int().min(1).max(10_000_000).default(10_000),
     /** Timeout of one webhook post, in ms. */
     webhookTimeoutMs: z.number().int().min(1).max(120_000).default(5_000),
   })

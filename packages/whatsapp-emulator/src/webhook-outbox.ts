@@ -37,6 +37,8 @@ export interface OutboxDeps {
   appSecret: string;
   verifyToken: string;
   timeoutMs: number;
+  /** How many posts to keep; the oldest finished ones go first. */
+  historyLimit: number;
 }
 
 /** The signature header's value for `body` under `appSecret`. */
@@ -51,6 +53,10 @@ export class WebhookOutbox {
   readonly #verified = new Set<string>();
   #waiters: (() => void)[] = [];
   #generation = 0;
+  #made = 0;
+  #pending = 0;
+  /** Each lane's last post, resolved once that post's first try is over. */
+  readonly #lanes = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -61,19 +67,43 @@ export class WebhookOutbox {
 
   /** How many webhooks wait for their time or are in flight. */
   pending(): number {
-    return this.#posts.filter((p) => p.state === 'waiting' || p.state === 'in-flight').length;
+    return this.#pending;
   }
 
   /**
    * Posts `payload` after `delayMs`, recorded with `meta`; `onDue` runs when its time comes, before the
-   * first try (a template's review changes its status then).
+   * first try (a template's review changes its status then). Posts of one `lane` (a message's statuses,
+   * a template's changes) make their first tries one after another, in the order scheduled, so that
+   * their order is the one planned however slow the callback: disorder happens only when asked for.
    */
-  schedule(payload: unknown, delayMs: number, meta: Pick<WebhookPost, 'field' | 'wamid' | 'status' | 'template' | 'event'>, onDue?: () => void): WebhookPost {
-    const post: WebhookPost = { id: this.#posts.length + 1, ...meta, payload, body: JSON.stringify(payload), state: 'waiting', attempts: [] };
+  schedule(
+    payload: unknown,
+    delayMs: number,
+    meta: Pick<WebhookPost, 'field' | 'wamid' | 'status' | 'template' | 'event'>,
+    options: { lane?: string; onDue?: () => void } = {},
+  ): WebhookPost {
+    const post: WebhookPost = { id: ++this.#made, ...meta, payload, body: JSON.stringify(payload), state: 'waiting', attempts: [] };
     this.#posts.push(post);
-    this.#after(delayMs, () => {
+    this.#pending++;
+    const { lane, onDue } = options;
+    const previous = lane === undefined ? undefined : this.#lanes.get(lane);
+    let firstTried = () => {};
+    const tried = new Promise<void>((resolve) => {
+      firstTried = resolve;
+    });
+    if (lane !== undefined) {
+      this.#lanes.set(lane, tried);
+      void tried.then(() => {
+        if (this.#lanes.get(lane) === tried) this.#lanes.delete(lane);
+      });
+    }
+    const generation = this.#generation;
+    this.#after(delayMs, async () => {
+      await previous;
+      if (generation !== this.#generation) return;
       onDue?.();
-      return this.#attempt(post);
+      await this.#attempt(post);
+      firstTried();
     });
     return post;
   }
@@ -147,10 +177,24 @@ export class WebhookOutbox {
 
   #settle(post: WebhookPost, state: 'delivered' | 'dropped'): void {
     post.state = state;
-    if (this.pending() > 0) return;
+    this.#pending--;
+    this.#trim();
+    if (this.#pending > 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();
+  }
+
+  /** Forgets the oldest finished posts while there are more than the history limit. */
+  #trim(): void {
+    let over = this.#posts.length - this.deps.historyLimit;
+    for (let i = 0; over > 0 && i < this.#posts.length; ) {
+      const state = this.#posts[i]?.state;
+      if (state === 'delivered' || state === 'dropped') {
+        this.#posts.splice(i, 1);
+        over--;
+      } else i++;
+    }
   }
 
   /** Resolves true once no webhook waits or is in flight, false after `timeoutMs`. */
@@ -175,6 +219,8 @@ export class WebhookOutbox {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     this.#posts.length = 0;
+    this.#pending = 0;
+    this.#lanes.clear();
     this.#verified.clear();
     const waiters = this.#waiters;
     this.#waiters = [];

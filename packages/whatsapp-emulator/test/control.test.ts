@@ -50,6 +50,23 @@ describe('the control API', () => {
     expect((await control('GET', '/nothing')).status).toBe(404);
   });
 
+  it('changes nothing when a callback URL in the settings fails its handshake', async () => {
+    const receiver = await startReceiver({ appSecret: wa.appSecret, verifyToken: 'not-the-emulators' });
+    const refused = await control('PATCH', '/settings', { callbackUrl: receiver.url, readMs: 999 });
+    expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringContaining('failed its verification: the verification GET answered 403')]);
+    expect((await control('GET', '/')).body.settings).toMatchObject({ callbackUrl: null, readMs: 20 });
+    await receiver.close();
+  });
+
+  it('keeps at most historyLimit messages and refused sends, the newest', async () => {
+    await wa.close();
+    wa = await createWhatsAppEmulator({ acceptAnyTemplate: true, historyLimit: 2, pairRate: { intervalMs: 60_000, burst: 1 } });
+    for (const to of ['15550400101', '15550400102', '15550400103']) await send(wa, templateSend(to));
+    for (let i = 0; i < 3; i++) await send(wa, templateSend('15550400103'));
+    expect(wa.messages().map((m) => m.to)).toEqual(['15550400102', '15550400103']);
+    expect(wa.refused()).toHaveLength(2);
+  });
+
   it('reports a quiet that times out: 504 over HTTP, a rejection in process', async () => {
     wa.setFates([{ match: '*', fate: 'sent', lateMs: 5_000 }]);
     await send(wa, templateSend('15550400006'));
