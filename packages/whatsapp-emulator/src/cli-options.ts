@@ -87,8 +87,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Whats
   }
   const options: Record<string, unknown> = { port: 4030, ...readConfig(flags.get('--config') ?? env.WHATSAPP_EMULATOR_CONFIG) };
   for (const [flag, f] of Object.entries(FLAGS)) {
-    const value = flags.get(flag) ?? env[f.env];
-    if (value !== undefined) f.set(options, value);
+    const fromFlag = flags.get(flag);
+    const value = fromFlag ?? env[f.env];
+    try {
+      if (value !== undefined) f.set(options, value);
+    } catch (e) {
+      // A bad value from the environment names its variable.
+      if (e instanceof CliUsageError && fromFlag === undefined) throw new CliUsageError(e.message.replace(flag, `${f.env} (${flag})`));
+      throw e;
+    }
   }
   if (options.pairRate) options.pairRate = { intervalMs: 6_000, burst: 5, ...(options.pairRate as object) };
   return options as WhatsAppEmulatorOptions;
