@@ -44,7 +44,11 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.
 
 /** The checked operations on an emulator's core. */
 export class EmulatorControls {
-  constructor(private readonly core: EmulatorCore) {}
+  private readonly core: EmulatorCore;
+
+  constructor(core: EmulatorCore) {
+    this.core = core;
+  }
 
   state(): EmulatorState {
     return {

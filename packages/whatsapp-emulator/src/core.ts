@@ -59,7 +59,10 @@ export class EmulatorCore {
   readonly #throughput: SlidingWindow;
   readonly #pairs: TokenBuckets;
 
-  constructor(readonly options: ResolvedOptions) {
+  readonly options: ResolvedOptions;
+
+  constructor(options: ResolvedOptions) {
+    this.options = options;
     this.settings = pickSettings(options);
     this.fates = [...options.fates];
     this.templates = new TemplateBook(options.templates);

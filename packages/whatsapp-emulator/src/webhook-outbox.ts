@@ -58,7 +58,11 @@ export class WebhookOutbox {
   /** Each lane's last post, resolved once that post's first try is over. */
   readonly #lanes = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: OutboxDeps) {}
+  private readonly deps: OutboxDeps;
+
+  constructor(deps: OutboxDeps) {
+    this.deps = deps;
+  }
 
   /** Every webhook made, in the order made. */
   posts(): WebhookPost[] {
