@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The published packages, each after the ones it is built from (BUILT_FROM). */
-export const PACKAGES = ['contract', 'sdk', 'runtime', 'reference-server', 'mock-server', 'mcp-server'] as const;
+export const PACKAGES = ['contract', 'sdk', 'runtime', 'reference-server', 'mock-server', 'mcp-server', 'whatsapp-emulator'] as const;
 export type PackageName = (typeof PACKAGES)[number];
 
 /** The packages a package is built from (whose builds must be fresh first). */
@@ -26,6 +26,8 @@ const BUILT_FROM: Record<PackageName, PackageName[]> = {
   'reference-server': ['contract', 'runtime'],
   'mock-server': ['contract', 'runtime'],
   'mcp-server': ['contract', 'sdk'],
+  // It stands alone: no package of ours.
+  'whatsapp-emulator': [],
 };
 
 /** Files beyond those a package is built from whose content a build reads: the MCP server's docs index quotes the SDK's README. */

@@ -224,7 +224,61 @@ export const CHECKS: readonly Check[] = [
       );
     },
   },
+  {
+    shows:
+      '`npx engagekit-whatsapp-emulator` to its ready line and one template send answered with a wamid; the emulator imported and required by name, sending one message',
+    async run(p) {
+      const emulator = start('npx', ['engagekit-whatsapp-emulator', '--port', '0', '--accept-any-template'], { cwd: p.dir, env: p.env });
+      p.servers.push(emulator);
+      try {
+        const url = await step(
+          'npx engagekit-whatsapp-emulator: ready line',
+          async () => (await emulator.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1] as string,
+        );
+        await step('engagekit-whatsapp-emulator answers a template send with a wamid', () => expectWamid(url, emulator.line));
+      } finally {
+        await emulator.stop();
+      }
+      await step('the WhatsApp emulator imported (ESM) and required (CommonJS), each sending one message', () =>
+        whatsappEmulatorInProcess(p.dir, p.env, p.node24),
+      );
+    },
+  },
 ];
+
+/** Fails unless the emulator at `url` (started by the command `line`) answers one template send 200 with a wamid. */
+async function expectWamid(url: string, line: string) {
+  const res = await fetch(`${url}/v21.0/100000000000001/messages`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer emulator-access-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ messaging_product: 'whatsapp', to: '15550001234', type: 'template', template: { name: 'hello', language: { code: 'en_US' } } }),
+  });
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('"wamid.')) throw new StepError(`A send to \`${line}\` answered ${res.status}: ${text}`);
+}
+
+/** `createWhatsAppEmulator` loaded both ways in the project, each sending one message to itself. */
+async function whatsappEmulatorInProcess(project: string, env: NodeJS.ProcessEnv, node: string) {
+  const sendOne = `async ({ createWhatsAppEmulator }) => {
+      const wa = await createWhatsAppEmulator({ templates: [{ name: 'hello' }] });
+      const res = await fetch(wa.apiUrl + '/' + wa.phoneNumberId + '/messages', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + wa.accessToken, 'content-type': 'application/json' },
+        body: JSON.stringify({ messaging_product: 'whatsapp', to: '15550001234', type: 'template', template: { name: 'hello', language: { code: 'en_US' } } }),
+      });
+      await wa.close();
+      return [res.status, wa.messages().length];
+    }`;
+  const script = `
+    const { createRequire } = await import('node:module');
+    const sendOne = ${sendOne};
+    const imported = await sendOne(await import('@engagekit/whatsapp-emulator'));
+    const required = await sendOne(createRequire(process.cwd() + '/package.json')('@engagekit/whatsapp-emulator'));
+    console.log(JSON.stringify([imported, required]));`;
+  const out = await run(node, ['--input-type=module', '-e', script], { cwd: project, env });
+  const seen = out.stdout.trim().split('\n').at(-1);
+  if (seen !== '[[200,1],[200,1]]') throw new StepError(`The WhatsApp emulator in process printed ${seen}, not [[200,1],[200,1]]`);
+}
 
 /** A PostgreSQL node-postgres client, as the installed `pg` offers it. */
 interface PgClient {
