@@ -1,4 +1,4 @@
-import type { ChannelStatus, Clock, Logger, Store, TemplateStatusUpdate } from '@engagekit/runtime';
+import { applyChannelStatuses, type ChannelStatus, type Clock, createRandomIds, type Logger, type Store, type TemplateStatusUpdate } from '@engagekit/runtime';
 
 /** Where a channel's later reports go: message statuses and template reviews, applied to the store. */
 export interface ChannelSink {
@@ -9,13 +9,14 @@ export interface ChannelSink {
 
 /**
  * The one place the server hands a channel's reports to the runtime's domain (`applyChannelStatuses`
- * and `applyTemplateStatus`, with `clock`'s time). Until the runtime has them, it logs what it is given
- * and accepts it, so the provider does not retry.
+ * and `applyTemplateStatus`, with `clock`'s time). Each resolves once what it was given is stored.
  */
-export function channelSink(_store: Store, _clock: Clock, logger: Logger): ChannelSink {
+export function channelSink(store: Store, clock: Clock, logger: Logger): ChannelSink {
+  const ids = createRandomIds();
   return {
     async applyStatuses(statuses) {
-      logger.info({ statuses: statuses.length }, 'channel statuses received; not applied: the runtime does not apply them yet');
+      const applied = await applyChannelStatuses(store, statuses, ids.newId, clock.now().toISOString());
+      if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
     },
     async applyTemplateUpdates(updates) {
       logger.info({ updates: updates.length }, 'template status updates received; not applied: the runtime does not apply them yet');

@@ -1,0 +1,99 @@
+/**
+ * A campaign to 200 customers through the WhatsApp channel, sent to the WhatsApp emulator, whose
+ * status webhooks come back signed to the server's `/channels/whatsapp/webhook`: the report ends as the
+ * emulator's fate rules imply, on PGlite and on PostgreSQL.
+ */
+import pino from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createWhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+import { freshDatabase, jsonCaller, pgliteDataDir } from './helpers.ts';
+
+const ADMIN_TOKEN = 'whatsapp-e2e-admin-token-01';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/**
+ * The emulator's built-in fates by the recipient's last digits (its README): 9990 fails (131026), 9991
+ * is delivered and never read, 9992 is read without a delivered, 9993 fails (131042), 9994 is only sent;
+ * any other number is read. Customer i gets suffix FATES[i % 8].
+ */
+const FATES = ['9990', '9991', '9992', '9993', '9994', '0000', '0001', '0002'];
+const phoneOf = (i: number) => `+447${String(i).padStart(3, '0')}00${FATES[i % FATES.length]}`;
+
+for (const database of ['pglite', 'postgres'] as const) {
+  const skip = database === 'postgres' && !process.env.DATABASE_URL;
+  describe.skipIf(skip)(`the WhatsApp channel on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
+    it("sends a campaign to 200 customers and reports what the provider's statuses say", async () => {
+      const wa = await createWhatsAppEmulator({
+        templates: [{ name: 'promo', language: 'en', bodyParams: 1 }],
+        messagesPerSecond: 100_000,
+        sentMs: 5,
+        deliveredMs: 20,
+        readMs: 40,
+        // Some statuses come twice and out of order, as WhatsApp's may.
+        disorder: { outOfOrder: true, duplicates: true },
+      });
+      cleanups.push(() => wa.close());
+      const env: Record<string, string> = {
+        PORT: '0',
+        ADMIN_TOKEN,
+        DEMO_COMPANY: '0',
+        LOG_LEVEL: 'silent',
+        SCHEDULER_INTERVAL_MS: '100',
+        CHANNEL: 'whatsapp',
+        WHATSAPP_API_URL: wa.apiUrl,
+        WHATSAPP_ACCESS_TOKEN: wa.accessToken,
+        WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
+        WHATSAPP_APP_SECRET: wa.appSecret,
+        WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+      };
+      if (database === 'postgres') {
+        const db = await freshDatabase('whatsapp_e2e');
+        if (!db) throw new Error('DATABASE_URL is needed');
+        env.DATABASE_URL = db.url;
+        cleanups.push(() => db.drop());
+      } else {
+        env.DATA_DIR = await pgliteDataDir('engagekit-whatsapp-');
+      }
+      const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
+      cleanups.push(() => server.close());
+      await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
+
+      const call = jsonCaller(server.url);
+      const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Channel', company_id: 'CHANNEL' });
+      const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+      const customers = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: phoneOf(i), firstName: `C${i}` }));
+      expect((await call('POST', `/api/v2/companies/${company.uuid}/customers`, ADMIN_TOKEN, { customers })).data).toEqual({ created: 200, updated: 0 });
+      await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'promo', phone_number: '15550000000', wam_id: 'tpl-1' });
+      const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+        name: 'promo run',
+        schedule_type: 'once',
+        schedule: new Date(Date.now() + 500).toISOString(),
+        template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+      });
+      await vi.waitFor(
+        async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
+        { timeout: 60_000, interval: 100 },
+      );
+      await wa.quiet();
+      expect(wa.messages()).toHaveLength(200);
+
+      // Of every 8 customers: 2 fail (131026 and 131042), 6 are sent; 5 delivered (the read without a
+      // delivered counts as delivered too), 4 read.
+      const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
+      expect(report.messages).toEqual({ total: 200, sent: 150, delivered: 125, read: 100, failed: 50 });
+      expect(report.campaigns_detail[0]).toMatchObject({
+        id: campaign.id,
+        messages: { total: 200, sent: 150, delivered: 125, read: 100, failed: 50 },
+        failed_by_code: [
+          { code: 131026, count: 25 },
+          { code: 131042, count: 25 },
+        ],
+      });
+    }, 120_000);
+  });
+}
