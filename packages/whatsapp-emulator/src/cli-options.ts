@@ -57,6 +57,11 @@ const FLAGS: Record<string, { env: string; set: (o: Record<string, unknown>, v: 
     set: (o, v) => (o.acceptAnyTemplate = v === '' || v === 'true' || v === '1'),
     help: 'take any template name as APPROVED',
   },
+  '--webhook-concurrency': {
+    env: 'WHATSAPP_EMULATOR_WEBHOOK_CONCURRENCY',
+    set: (o, v) => (o.webhookConcurrency = int(v, '--webhook-concurrency')),
+    help: 'webhook posts in flight at once (16)',
+  },
 };
 
 function int(text: string, flag: string): number {

@@ -251,6 +251,7 @@ export class EmulatorCore {
     this.settings = { ...this.settings, ...settings };
     if (settings.messagesPerSecond !== undefined) this.#throughput.setLimit(settings.messagesPerSecond);
     if (settings.pairRate !== undefined) this.#pairs.setRate(settings.pairRate);
+    this.outbox.settingsChanged();
   }
 
   /** Back to the options it started with: no messages, no webhooks, the seeded templates, fresh limits. */
@@ -281,6 +282,8 @@ function pickSettings(o: ResolvedOptions): Settings {
     disorder,
     templateReview,
     acceptAnyTemplate,
+    webhookConcurrency,
+    holdWebhooks,
   } = o;
   return {
     callbackUrl,
@@ -294,5 +297,7 @@ function pickSettings(o: ResolvedOptions): Settings {
     disorder,
     templateReview,
     acceptAnyTemplate,
+    webhookConcurrency,
+    holdWebhooks,
   };
 }

@@ -104,6 +104,10 @@ export const SettingsSchema = z
     templateReview: z.array(ReviewRuleSchema).max(100),
     /** Any template name and language is taken as APPROVED with whatever parameters it brings (for load tests). */
     acceptAnyTemplate: z.boolean(),
+    /** How many webhook posts may be in flight at once. */
+    webhookConcurrency: z.number().int().min(1).max(1000),
+    /** While true, webhooks that fall due wait; set it false to let them all go (as many at once as `webhookConcurrency`). */
+    holdWebhooks: z.boolean(),
   })
   .strict();
 /** The settings that may change while the emulator runs. */
@@ -156,6 +160,8 @@ export const DEFAULT_SETTINGS: Settings = {
   disorder: {},
   templateReview: [],
   acceptAnyTemplate: false,
+  webhookConcurrency: 16,
+  holdWebhooks: false,
 };
 
 /** Thrown for options that fail their schema: the message names each field and its problem. */

@@ -6,8 +6,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Settings } from './options.ts';
 
-/** One try to post a webhook: when, and the answer's status or what went wrong. */
+/** One try to post a webhook: when it began, when it ended, and the answer's status or what went wrong. */
 export interface WebhookAttempt {
+  startedAt: string;
   at: string;
   status: number | null;
   error?: string;
@@ -57,6 +58,9 @@ export class WebhookOutbox {
   #pending = 0;
   /** Each lane's last post, resolved once that post's first try is over. */
   readonly #lanes = new Map<string, Promise<void>>();
+  /** Posts in flight, and the tries waiting for a slot (or for `holdWebhooks` to end). */
+  #inFlight = 0;
+  #waitingForSlot: (() => void)[] = [];
 
   private readonly deps: OutboxDeps;
 
@@ -121,15 +125,44 @@ export class WebhookOutbox {
     this.#timers.add(timer);
   }
 
+  /** Resolves once a post may go: webhooks are not held and fewer than `webhookConcurrency` are in flight. */
+  #slot(): Promise<void> {
+    const { holdWebhooks, webhookConcurrency } = this.deps.settings();
+    if (!holdWebhooks && this.#inFlight < webhookConcurrency) {
+      this.#inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waitingForSlot.push(resolve));
+  }
+
+  /** Lets waiting tries go, as far as the settings allow. */
+  settingsChanged(): void {
+    const { holdWebhooks, webhookConcurrency } = this.deps.settings();
+    while (!holdWebhooks && this.#inFlight < webhookConcurrency && this.#waitingForSlot.length > 0) {
+      this.#inFlight++;
+      this.#waitingForSlot.shift()?.();
+    }
+  }
+
   async #attempt(post: WebhookPost): Promise<void> {
+    const generation = this.#generation;
+    await this.#slot();
+    if (generation !== this.#generation) return;
+    const startedAt = new Date().toISOString();
     const url = this.deps.settings().callbackUrl;
     if (!url) {
-      post.attempts.push({ at: new Date().toISOString(), status: null, error: 'no callback URL is set' });
+      this.#inFlight--;
+      this.settingsChanged();
+      post.attempts.push({ startedAt, at: startedAt, status: null, error: 'no callback URL is set' });
       return this.#settle(post, 'dropped');
     }
     post.state = 'in-flight';
     const answer = await this.#send(url, post.body);
-    post.attempts.push({ at: new Date().toISOString(), ...answer });
+    // A reset while it was in flight forgot it, and its slot.
+    if (generation !== this.#generation) return;
+    this.#inFlight--;
+    this.settingsChanged();
+    post.attempts.push({ startedAt, at: new Date().toISOString(), ...answer });
     if (answer.status === 200) return this.#settle(post, 'delivered');
     const wait = this.deps.settings().retrySchedule[post.attempts.length - 1];
     if (wait === undefined) return this.#settle(post, 'dropped');
@@ -226,6 +259,8 @@ export class WebhookOutbox {
     this.#pending = 0;
     this.#lanes.clear();
     this.#verified.clear();
+    this.#inFlight = 0;
+    this.#waitingForSlot = [];
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const wake of waiters) wake();

@@ -39,6 +39,27 @@ describe('the control API', () => {
     await receiver.close();
   });
 
+  it('holds webhooks that fall due while holdWebhooks is set, then sends them at most webhookConcurrency at once', async () => {
+    const receiver = await startReceiver({ appSecret: wa.appSecret, verifyToken: wa.verifyToken });
+    await wa.setCallbackUrl(receiver.url);
+    wa.configure({ holdWebhooks: true, webhookConcurrency: 2 });
+    wa.setFates([{ match: '*', fate: 'sent' }]);
+    for (let i = 0; i < 6; i++) await send(wa, templateSend(`1555060000${i}`));
+    await new Promise((ok) => setTimeout(ok, 100));
+    expect(receiver.received).toHaveLength(0);
+    expect(wa.webhooks().every((w) => w.state === 'waiting')).toBe(true);
+    expect((await control('PATCH', '/settings', { holdWebhooks: false })).status).toBe(200);
+    await wa.quiet();
+    expect(receiver.received).toHaveLength(6);
+    // Never more than two in flight: each try began once one of the two before it had ended.
+    const tries = wa.webhooks().map((w) => w.attempts[0] as { startedAt: string; at: string });
+    for (const [i, t] of tries.entries()) {
+      const overlapping = tries.filter((o, j) => j !== i && o.startedAt <= t.startedAt && o.at > t.startedAt);
+      expect(overlapping.length).toBeLessThanOrEqual(1);
+    }
+    await receiver.close();
+  });
+
   it('answers 400 naming the field of a bad setting or rule, and 404 for an unknown route', async () => {
     const bad = await control('PATCH', '/settings', { pairRate: { intervalMs: 6000, burst: 0 } });
     expect(bad.status).toBe(400);
