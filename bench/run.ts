@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Bench, Row } from './lib.ts';
 import { benches as campaignBenches } from './rows/campaigns.ts';
+import { benches as channelBenches } from './rows/channel.ts';
 import { benches as installBenches } from './rows/install.ts';
 import { benches as mcpBenches } from './rows/mcp.ts';
 import { benches as memoryBenches } from './rows/memory.ts';
@@ -45,6 +46,7 @@ const benches: Bench[] = [
   ...serverHealthBenches,
   ...reportBenches,
   ...campaignBenches,
+  ...channelBenches,
   ...memoryBenches,
   ...webhookBenches,
   ...installBenches,

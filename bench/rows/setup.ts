@@ -48,6 +48,8 @@ export async function benchServer<P extends ServerProcess = ServerProcess>(
   const call = async (method: string, path: string, token: string, body?: unknown) => (await api(method, path, token, body)).data;
   const company = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Bench', company_id: 'BENCH' });
   const { token } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+  // The campaigns' template, submitted as a company does (with CHANNEL=whatsapp a campaign may use only such a one).
+  await call('POST', `/agency/template?uuid=${company.uuid}`, token, { template_name: 'welcome', phone_number: '15550000000', wam_id: 'bench-welcome' });
   const campaign = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, token, {
     name: 'bench',
     schedule_type: 'once',

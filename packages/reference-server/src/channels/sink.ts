@@ -1,4 +1,5 @@
 import { applyChannelStatuses, type ChannelStatus, type Clock, createRandomIds, type Logger, type Store, type TemplateStatusUpdate } from '@engagekit/runtime';
+import { coalesceWrites } from './coalesce.ts';
 
 /** Where a channel's later reports go: message statuses and template reviews, applied to the store. */
 export interface ChannelSink {
@@ -13,11 +14,13 @@ export interface ChannelSink {
  */
 export function channelSink(store: Store, clock: Clock, logger: Logger): ChannelSink {
   const ids = createRandomIds();
+  // Webhooks that arrive together are applied in one transaction (coalesce.ts).
+  const applyStatuses = coalesceWrites<ChannelStatus>(async (statuses) => {
+    const applied = await applyChannelStatuses(store, statuses, ids.newId, clock.now().toISOString());
+    if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
+  });
   return {
-    async applyStatuses(statuses) {
-      const applied = await applyChannelStatuses(store, statuses, ids.newId, clock.now().toISOString());
-      if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
-    },
+    applyStatuses,
     async applyTemplateUpdates(updates) {
       logger.info({ updates: updates.length }, 'template status updates received; not applied: the runtime does not apply them yet');
     },
