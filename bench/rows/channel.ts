@@ -53,7 +53,8 @@ async function sendCampaign(s: Awaited<ReturnType<typeof whatsappServer>>, custo
 function allStored(wa: WhatsAppEmulator, expected: number): void {
   const posts = wa.webhooks().filter((w) => w.field === 'messages');
   const refused = posts.filter((w) => w.attempts.at(-1)?.status !== 200 || w.attempts.length !== 1);
-  if (posts.length !== expected || refused.length > 0) throw new Error(`${posts.length} status webhooks (${expected} expected), ${refused.length} not answered 200 at once`);
+  if (posts.length !== expected || refused.length > 0)
+    throw new Error(`${posts.length} status webhooks (${expected} expected), ${refused.length} not answered 200 at once`);
 }
 
 const INGEST_MESSAGES = 2_000;
