@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Clock } from './clock.ts';
 import type { TokenService } from './http/auth.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
 import type { Env as AppEnv } from './routes/register.ts';
@@ -49,17 +50,35 @@ export interface AnsweredRequest {
   at: Date;
 }
 
+/**
+ * What a request is served from: the store it reads and writes, the ids its new records get and the
+ * leases its idempotency key is held under. Hono's env of the app's requests: `app.fetch(request,
+ * bindings)` serves one request from them (the mock hands each request its current store's), and a
+ * request that brings none is served from those the app was made with (`AppDeps`).
+ */
+export interface AppBindings {
+  store: Store;
+  ids: IdGenerator;
+  /** The instance's leases, under which the idempotency keys of requests it answers are held (renewed while it runs). */
+  leases: Leases;
+}
+
 /** Everything createApp needs, passed in. */
 export interface AppDeps {
-  store: Store;
+  /**
+   * The store a request that brings no bindings is served from (`app.fetch(request)`, as a server's
+   * and a test's are). Without it, every request must bring its bindings (`app.fetch(request, bindings)`).
+   */
+  store?: Store;
   config: AppConfig;
   clock?: Clock;
+  /** The ids of the records of a request that brings no bindings. Default: random ids. */
   ids?: IdGenerator;
   logger?: Logger;
   resolveHost?: HostResolver;
   /**
-   * The instance's leases, under which the idempotency keys of requests it answers are held (renewed
-   * while it runs). Default: leases of the app's own, not renewed (a key's lease then lasts 10 s).
+   * The leases of a request that brings no bindings (renewed while the instance runs). Default: leases
+   * of the app's own over `store`, not renewed (a key's lease then lasts 10 s).
    */
   leases?: Leases;
   /**
@@ -83,6 +102,8 @@ export interface RequestContext {
   now: Date;
   /** A company by uuid, in any case (`canonicalUuid`), through a short-lived cache (companies never change once created). */
   company(uuid: string): Promise<CompanyRecord | null>;
+  /** The rate limits of the store served (`rateLimitPerMinute`); each store's buckets start full. */
+  limiter: RateLimiter;
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;

@@ -8,7 +8,16 @@
 export { type App, createApp } from './app.ts';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
-export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, type RequestContext, silentLogger } from './context.ts';
+export {
+  type AnsweredRequest,
+  type AppBindings,
+  type AppConfig,
+  type AppDeps,
+  type HostResolver,
+  type Logger,
+  type RequestContext,
+  silentLogger,
+} from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
 export {
   type ChannelAdapter,

@@ -57,7 +57,7 @@ export function createRouter(parts: RouterParts) {
       if (fault.network) throw new MockNetworkError(operationId);
       if (fault.status) return faultAnswer(operationId, fault, request);
     }
-    return generations.current.runtime.app.fetch(request);
+    return generations.serve(request);
   }
 
   function faultAnswer(operationId: OperationId, fault: FaultOptions, request: Request): Response {

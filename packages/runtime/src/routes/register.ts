@@ -12,13 +12,12 @@ import {
 } from '@engagekit/contract';
 import type { Context, Hono, Handler as HonoHandler, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
-import type { RequestContext } from '../context.ts';
+import type { AppBindings, RequestContext } from '../context.ts';
 import { isIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
 import { requiredMessage, toIssue } from '../http/validate.ts';
 import type { Store } from '../store/ports.ts';
 import type { CompanyRecord } from '../store/types.ts';
@@ -41,8 +40,13 @@ export interface OperationInput {
   rawBody: unknown;
 }
 
-/** What the middleware of a request leaves for the next (read with `c.get`: `c.var` copies them all each time). */
+/**
+ * The app's Hono env: what a request may bring (`c.env`: its bindings, or a platform's own such as
+ * @hono/node-server's, which the app ignores), and what the middleware of a request leaves for the next
+ * (read with `c.get`: `c.var` copies them all each time).
+ */
 export type Env = {
+  Bindings: Partial<AppBindings>;
   Variables: {
     requestId: string;
     ctx: RequestContext;
@@ -61,9 +65,9 @@ type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
  * form of agency calls): `answer`, which runs the steps of the request in order, behind
  * `documentedOnly` when the app checks its answers (`validateResponses`).
  */
-export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter, options: { validateResponses?: boolean | undefined } = {}): void {
+export function registerOperations(app: Hono<Env>, handlers: Handlers, options: { validateResponses?: boolean | undefined } = {}): void {
   for (const op of Object.values(operations) as OperationSpec[]) {
-    const answerOp = answer(op, handlers[op.operationId as keyof Handlers] as unknown as Handler, limiter);
+    const answerOp = answer(op, handlers[op.operationId as keyof Handlers] as unknown as Handler);
     // The `/{uuid}/agency/...` form of agency paths reaches these routes too: the app routes on the path without it.
     for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
       const path = toColonPath(op.path);
@@ -96,12 +100,12 @@ function documentedOnly(op: OperationSpec, method: HttpMethod): MiddlewareHandle
  * app's `onError` answers. The steps are plain functions called in turn, not a middleware each: this
  * serves the row mock.inprocess.vs-prism, where the layers cost more than the steps' own work.
  */
-export function answer(op: OperationSpec, handler: Handler, limiter: RateLimiter): HonoHandler<Env> {
+export function answer(op: OperationSpec, handler: Handler): HonoHandler<Env> {
   return async (c) => {
     c.set('operationId', op.operationId);
     const ctx = c.get('ctx');
     const caller = await authenticate(op, c.req.raw, ctx);
-    rateLimit(limiter, caller, ctx);
+    rateLimit(caller, ctx);
     const input = await validate(op, c);
     const company = await resolveCompany(op, ctx, caller, input);
     authorize(op, caller, company, input);
@@ -130,9 +134,9 @@ export function rateLimitKey(caller: Caller): string | null {
 }
 
 /** 429 with Retry-After when the caller (its company, or the admin) has no request left this minute. */
-export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestContext): void {
+export function rateLimit(caller: Caller, ctx: RequestContext): void {
   const key = rateLimitKey(caller);
-  if (key !== null) limiter.take(key, ctx.now.getTime());
+  if (key !== null) ctx.limiter.take(key, ctx.now.getTime());
 }
 
 /** 400 naming the bad fields of the params, query and body at once (the first MAX_ISSUES, with their count); the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
