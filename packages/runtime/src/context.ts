@@ -4,9 +4,11 @@ import type { TokenService } from './http/auth.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
-import type { Env as AppEnv } from './routes/register.ts';
+import type { Logger } from './logger.ts';
 import type { Store } from './store/ports.ts';
 import type { CompanyRecord, WriteContext } from './store/types.ts';
+
+export type { Logger } from './logger.ts';
 
 /** Settings of the app itself (a process's own settings, such as the reference server's environment, live with it). */
 export interface AppConfig {
@@ -25,15 +27,6 @@ export interface AppConfig {
   /** The version /api/v2/health reports. */
   version?: string;
 }
-
-/** Minimal structured logger (pino fits). */
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 /** Resolves a host name to its addresses, to check webhook targets (DNS in Node; none elsewhere). */
 export type HostResolver = (host: string) => Promise<string[]>;
@@ -85,7 +78,7 @@ export interface AppDeps {
    * Pages served beside the API (the reference server's /docs and /settings): registers them on the
    * app, each behind `pageHeaders` (the request id and CORS headers; left out of `onAnswered`).
    */
-  pages?: ((app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>) => void) | undefined;
+  pages?: ((app: Hono<Env>, pageHeaders: MiddlewareHandler<Env>) => void) | undefined;
   /** Hears of every API request once answered (the mock's request journal). /openapi.json and the pages are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
 }
@@ -108,3 +101,21 @@ export interface RequestContext {
   write: WriteContext;
   ids: IdGenerator;
 }
+
+/**
+ * The app's Hono env: what a request may bring (`c.env`: its bindings, or a platform's own such as
+ * @hono/node-server's, which the app ignores), and what the middleware of a request leaves for the next
+ * (read with `c.get`: `c.var` copies them all each time).
+ */
+export type Env = {
+  Bindings: Partial<AppBindings>;
+  Variables: {
+    requestId: string;
+    ctx: RequestContext;
+    /** The operation a request named, and its JSON body once read: for `onAnswered`. */
+    operationId: string;
+    body: unknown;
+    /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
+    page: boolean;
+  };
+};

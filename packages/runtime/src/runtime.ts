@@ -1,12 +1,13 @@
 import { type App, createApp } from './app.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 import { systemClock } from './clock.ts';
-import { type AppBindings, type AppDeps, silentLogger } from './context.ts';
+import type { AppBindings, AppDeps } from './context.ts';
 import { nextCampaignDue } from './domain/campaign-runs.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './domain/channel.ts';
 import { nextDeliveryDue } from './domain/webhooks.ts';
 import { createRandomIds } from './ids.ts';
 import { createLeases } from './leases.ts';
+import { silentLogger } from './logger.ts';
 import type { Store } from './store/ports.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 

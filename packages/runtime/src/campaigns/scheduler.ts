@@ -1,9 +1,9 @@
 import { type Clock, systemClock } from '../clock.ts';
-import { type Logger, silentLogger } from '../context.ts';
 import { type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
 import type { ChannelAdapter } from '../domain/channel.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import { createLeases, type Leases } from '../leases.ts';
+import { type Logger, silentLogger } from '../logger.ts';
 import type { Store } from '../store/ports.ts';
 import type { ClaimedChunk } from '../store/types.ts';
 

@@ -12,7 +12,7 @@ import {
 } from '@engagekit/contract';
 import type { Context, Hono, Handler as HonoHandler, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
-import type { AppBindings, RequestContext } from '../context.ts';
+import type { Env, RequestContext } from '../context.ts';
 import { isIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
@@ -39,24 +39,6 @@ export interface OperationInput {
   body: unknown;
   rawBody: unknown;
 }
-
-/**
- * The app's Hono env: what a request may bring (`c.env`: its bindings, or a platform's own such as
- * @hono/node-server's, which the app ignores), and what the middleware of a request leaves for the next
- * (read with `c.get`: `c.var` copies them all each time).
- */
-export type Env = {
-  Bindings: Partial<AppBindings>;
-  Variables: {
-    requestId: string;
-    ctx: RequestContext;
-    /** The operation a request named, and its JSON body once read: for `onAnswered`. */
-    operationId: string;
-    body: unknown;
-    /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
-    page: boolean;
-  };
-};
 
 type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
 
