@@ -25,7 +25,7 @@ export interface Leases {
 }
 
 /** Options of `createLeases`. */
-export interface LeasesOptions {
+interface LeasesOptions {
   store: LeasePort;
   clock?: Clock;
   logger?: Logger;

@@ -40,7 +40,7 @@ export interface MockSnapshot {
 }
 
 /** What every generation of one mock shares: its settings, and the parts that outlive a reset. */
-export interface Shared {
+interface Shared {
   /** The ready company as the store holds it (its uuid in lower case). */
   company: { uuid: string; company_id: string; name: string; timezone: string };
   config: AppConfig;
