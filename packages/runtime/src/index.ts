@@ -43,6 +43,7 @@ export {
 } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, presentTemplate } from './http/present.ts';
+export type { RateLimiter } from './http/rate-limit.ts';
 export { requestIdOf } from './http/request-id.ts';
 export { REVOCATIONS_REFRESH_MS } from './http/revocation-cache.ts';
 export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
