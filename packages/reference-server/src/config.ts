@@ -11,7 +11,7 @@ const int = (min: number, max: number) =>
 const port = int(0, 65535);
 
 /** The process environment the server reads, validated once at start. */
-export const EnvSchema = z.object({
+const EnvSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),

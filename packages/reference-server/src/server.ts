@@ -45,7 +45,7 @@ function surfaceOf(path: string): Surface | undefined {
 }
 
 /** The app restricted to one surface: other paths answer 404 in the error envelope. */
-export function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surface: Surface) {
+function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surface: Surface) {
   const ids = createRandomIds();
   return (req: Request) => {
     const path = new URL(req.url).pathname;
@@ -55,7 +55,7 @@ export function surfaceOnly(fetch: (req: Request) => Response | Promise<Response
 }
 
 /** What a running server tells its caller. */
-export interface RunningServer {
+interface RunningServer {
   url: string;
   /** Stops accepting, lets in-flight requests finish, closes the store. */
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createSeededIds } from '../../runtime/src/ids.ts';
+import { createLeases } from '../../runtime/src/leases.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import { describeApiConformance } from '../../runtime/test/api-conformance.ts';
 import { inProcessApp, TEST_ADMIN_TOKEN } from './in-process.ts';
@@ -48,23 +49,24 @@ describe('rate limit', () => {
   });
 });
 
-describe('useStore', () => {
-  it('answers from the next request on as a new app on that store would: its records, its ids, no cached company, full rate limits', async () => {
+describe('bindings a request brings', () => {
+  it('serve that request as a new app on their store would: its records, its ids, no cached company, full rate limits', async () => {
     const first = await inProcessApp({ config: { rateLimitPerMinute: 3 } });
-    const { app, fetch } = first;
-    const list = (c: { uuid: string; token: string }) => fetch(`/agency/getCampaignData?uuid=${c.uuid}`, { headers: { authorization: `Bearer ${c.token}` } });
-    const statuses = async (c: { uuid: string; token: string }, n: number) => {
+    const list = (fetch: typeof first.fetch, c: { uuid: string; token: string }) =>
+      fetch(`/agency/getCampaignData?uuid=${c.uuid}`, { headers: { authorization: `Bearer ${c.token}` } });
+    const statuses = async (fetch: typeof first.fetch, c: { uuid: string; token: string }, n: number) => {
       const seen = [];
-      for (let i = 0; i < n; i++) seen.push((await list(c)).status);
+      for (let i = 0; i < n; i++) seen.push((await list(fetch, c)).status);
       return seen;
     };
-    const a = await companyWithToken(fetch);
-    expect(await statuses(a, 4)).toEqual([200, 200, 200, 429]);
+    const a = await companyWithToken(first.fetch);
+    expect(await statuses(first.fetch, a, 4)).toEqual([200, 200, 200, 429]);
 
     const next = createMemoryStore();
-    app.useStore(next, createSeededIds(7));
+    const bindings = { store: next, ids: createSeededIds(7), leases: createLeases({ store: next, clock: first.clock }) };
+    const fetch = (path: string, init?: RequestInit) => Promise.resolve(first.app.request(path, init, bindings));
     // The company read (and cached) through the first store is unknown to the next one.
-    expect((await list(a)).status).toBe(404);
+    expect((await list(fetch, a)).status).toBe(404);
     const b = await companyWithToken(fetch);
     expect(await next.getCompany(b.uuid)).toMatchObject({ name: 'Acme' });
     expect(await first.store.getCompany(b.uuid)).toBeNull();
@@ -79,7 +81,10 @@ describe('useStore', () => {
     const expected = createSeededIds(7);
     expect(Array.from({ length: 20 }, () => expected.newId('cmp'))).toContain(created.data.id);
     // The token's bucket started full: the create, two reads, then 429.
-    expect(await statuses(b, 3)).toEqual([200, 200, 429]);
+    expect(await statuses(fetch, b, 3)).toEqual([200, 200, 429]);
+    // A request that brings none is still served from the app's own store, with its own limits.
+    expect(await statuses(first.fetch, a, 1)).toEqual([429]);
+    expect((await list(first.fetch, b)).status).toBe(404);
   });
 });
 

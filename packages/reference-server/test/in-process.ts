@@ -1,8 +1,9 @@
 import { createApp } from '../../runtime/src/app.ts';
 import { createManualClock } from '../../runtime/src/clock.ts';
-import type { AppConfig, Logger } from '../../runtime/src/context.ts';
+import type { AppConfig } from '../../runtime/src/context.ts';
 import { hashToken } from '../../runtime/src/http/auth.ts';
 import { createSeededIds, type IdGenerator } from '../../runtime/src/ids.ts';
+import type { Logger } from '../../runtime/src/logger.ts';
 import { createMemoryStore } from '../../runtime/src/store/memory/store.ts';
 import type { Store } from '../../runtime/src/store/ports.ts';
 

@@ -2,55 +2,85 @@ import { allowedMethods, splitAgencyPrefix } from '@engagekit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
-import { type AppDeps, type RequestContext, silentLogger } from './context.ts';
+import type { AppBindings, AppDeps, Env, RequestContext } from './context.ts';
 import { readRevocationCheck } from './domain/tokens.ts';
 import { CORS_HEADERS, errorAnswer, NOSNIFF, PREFLIGHT_HEADERS } from './http/answer.ts';
-import { createTokenService } from './http/auth.ts';
+import { createTokenService, type TokenService } from './http/auth.ts';
 import { createCompanyCache } from './http/company-cache.ts';
 import { HttpError } from './http/errors.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
+import { createRateLimiter, type RateLimiter } from './http/rate-limit.ts';
 import { requestIdOf } from './http/request-id.ts';
-import { createRandomIds, type IdGenerator } from './ids.ts';
-import { createLeases, type Leases } from './leases.ts';
+import { createRandomIds } from './ids.ts';
+import { createLeases } from './leases.ts';
+import { silentLogger } from './logger.ts';
 import { adminHandlers } from './routes/admin.ts';
 import { agencyHandlers } from './routes/agency.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
-import { type Env, registerOperations } from './routes/register.ts';
+import { registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import type { Store } from './store/ports.ts';
-import { isStoreUnavailable } from './store/types.ts';
+import { type CompanyRecord, isStoreUnavailable } from './store/types.ts';
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
- * runs on a port (@hono/node-server), inside MSW, or called directly in tests.
+ * runs on a port (@hono/node-server), inside MSW, or called directly in tests. A request is served
+ * from the bindings it brings as Hono's env (`app.fetch(request, { store, ids, leases })`), else from
+ * the store the app was made with.
  *
  * @example
  * const app = createApp({ store: createMemoryStore(), config: { jwtSecret, adminTokenHash, rateLimitPerMinute: 0, webhookAllowPrivate: true } });
  * const res = await app.request('/api/v2/health');
+ * // Another store, for one request:
+ * const other = await app.fetch(new Request('http://localhost/api/v2/health'), { store, ids: createRandomIds(), leases });
  */
 export function createApp(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
-  // What requests read and write: `useStore` points the app at another store and id sequence.
-  let store = deps.store;
-  let ids = deps.ids ?? createRandomIds();
   const logger = deps.logger ?? silentLogger;
-  // A company's revocations are read from the store the app serves now (`useStore` moves it).
-  const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash, {
-    revocations: (companyUuid) => readRevocationCheck(store, companyUuid, clock.now().toISOString()),
-  });
-  let leases = deps.leases ?? createLeases({ store: deps.store, clock });
-  const limiter = createRateLimiter(deps.config.rateLimitPerMinute);
+  const tokens = createTokenService(deps.config.jwtSecret, deps.config.adminTokenHash);
   // Routes match the path without an agency path's `/{uuid}` prefix; the validate step reads the prefix itself.
   const app = new Hono<Env>({ getPath: (request) => splitAgencyPrefix(getPath(request)).path });
   const nowMs = () => clock.now().getTime();
-  let company = createCompanyCache(store, nowMs);
   const onAnswered = deps.onAnswered;
+  // What a request that brings no bindings is served from.
+  const own: AppBindings | undefined = deps.store && {
+    store: deps.store,
+    ids: deps.ids ?? createRandomIds(),
+    leases: deps.leases ?? createLeases({ store: deps.store, clock }),
+  };
 
-  const newId = (prefix: string) => ids.newId(prefix);
+  /**
+   * What the app keeps of each bindings it serves, made at its first request: a company cache, the
+   * revocations read and the rate limits of their store. A store seen for the first time starts with
+   * none, as a new app on it would (the mock's `reset()` and `restore()` hand the app a new store).
+   */
+  const kept = new WeakMap<AppBindings, Kept>();
+  const keptOf = (bindings: AppBindings): Kept => {
+    let found = kept.get(bindings);
+    if (!found) {
+      const { store } = bindings;
+      found = {
+        tokens: tokens.withRevocations((companyUuid) => readRevocationCheck(store, companyUuid, clock.now().toISOString())),
+        company: createCompanyCache(store, nowMs),
+        limiter: createRateLimiter(deps.config.rateLimitPerMinute),
+        newId: (prefix) => bindings.ids.newId(prefix),
+      };
+      kept.set(bindings, found);
+    }
+    return found;
+  };
+
+  /** The bindings a request brought (Hono's env), else the app's own. */
+  const bindingsOf = (env: Partial<AppBindings> | undefined): AppBindings => {
+    if (env?.store) return env as AppBindings;
+    if (own) return own;
+    throw new Error('This app was made without a store: hand each request its bindings, app.fetch(request, { store, ids, leases })');
+  };
+
   /** What the steps of a request and its handler get about it. */
-  const contextOf = (request: Request): RequestContext => {
+  const contextOf = (request: Request, bindings: AppBindings): RequestContext => {
     const now = clock.now();
+    const { store, ids, leases } = bindings;
+    const { tokens, company, limiter, newId } = keptOf(bindings);
     return {
       store,
       config: deps.config,
@@ -59,6 +89,7 @@ export function createApp(deps: AppDeps) {
       resolveHost: deps.resolveHost,
       leases,
       company,
+      limiter,
       requestId: requestIdOf(request, ids),
       now,
       write: { newId, now: now.toISOString() },
@@ -68,7 +99,7 @@ export function createApp(deps: AppDeps) {
 
   // Every request: its id and context first, so that every answer (and error) carries the id.
   app.use(async (c, next) => {
-    const ctx = contextOf(c.req.raw);
+    const ctx = contextOf(c.req.raw, bindingsOf(c.env));
     c.set('requestId', ctx.requestId);
     c.set('ctx', ctx);
     await next();
@@ -87,9 +118,8 @@ export function createApp(deps: AppDeps) {
   };
   app.options('*', (c) => new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, 'x-request-id': c.get('requestId') } }));
 
-  registerOperations(app, { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers }, limiter, {
-    validateResponses: deps.config.validateResponses,
-  });
+  const handlers = { ...agencyHandlers, ...orderHandlers, ...adminHandlers, ...webhookHandlers };
+  registerOperations(app, handlers, { validateResponses: deps.config.validateResponses });
   openApiRoute(app, pageHeaders);
   deps.pages?.(app, pageHeaders);
 
@@ -106,7 +136,8 @@ export function createApp(deps: AppDeps) {
 
   // The one answer to every error: its envelope for an HttpError, else a logged 500 that says nothing internal.
   app.onError((err, c) => {
-    const requestId = c.get('requestId') ?? requestIdOf(c.req.raw, ids);
+    // No id yet only when the request's context could not be made.
+    const requestId = c.get('requestId') ?? requestIdOf(c.req.raw, own?.ids ?? createRandomIds());
     if (err instanceof HttpError) return errorAnswer(err, requestId);
     if (isStoreUnavailable(err)) {
       logger.warn({ err, requestId }, 'the database is unavailable');
@@ -117,23 +148,16 @@ export function createApp(deps: AppDeps) {
     logger.error({ err, requestId, method: c.req.method, path: new URL(c.req.url).pathname }, 'unhandled error');
     return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId);
   });
-  return Object.assign(app, {
-    /**
-     * Serves `next` from the next request on, its new records named by `nextIds`, with the company
-     * cache, the token revocations read and the rate limits emptied: as a new app would, without
-     * registering the routes and building the router again. The mock's `reset()` and `restore()` do
-     * this before every test (benchmark row `mock.partner-suite`: a fresh app cost each test case more
-     * than its three calls).
-     */
-    useStore(next: Store, nextIds: IdGenerator, nextLeases?: Leases): void {
-      store = next;
-      ids = nextIds;
-      if (nextLeases) leases = nextLeases;
-      company = createCompanyCache(next, nowMs);
-      tokens.forgetRevocations();
-      limiter.clear();
-    },
-  });
+  return app;
+}
+
+/** What the app keeps of each bindings it serves (`createApp`). */
+interface Kept {
+  tokens: TokenService;
+  company: (uuid: string) => Promise<CompanyRecord | null>;
+  limiter: RateLimiter;
+  /** The bindings' `ids.newId`, for a request's writes. */
+  newId: (prefix: string) => string;
 }
 
 export type App = ReturnType<typeof createApp>;

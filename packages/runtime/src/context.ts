@@ -1,11 +1,13 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Clock } from './clock.ts';
 import type { TokenService } from './http/auth.ts';
+import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
-import type { Env as AppEnv } from './routes/register.ts';
+import type { Logger } from './logger.ts';
 import type { Store } from './store/ports.ts';
 import type { CompanyRecord, WriteContext } from './store/types.ts';
+
 
 /** Settings of the app itself (a process's own settings, such as the reference server's environment, live with it). */
 export interface AppConfig {
@@ -25,15 +27,6 @@ export interface AppConfig {
   version?: string;
 }
 
-/** Minimal structured logger (pino fits). */
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
-
 /** Resolves a host name to its addresses, to check webhook targets (DNS in Node; none elsewhere). */
 export type HostResolver = (host: string) => Promise<string[]>;
 
@@ -49,24 +42,42 @@ export interface AnsweredRequest {
   at: Date;
 }
 
+/**
+ * What a request is served from: the store it reads and writes, the ids its new records get and the
+ * leases its idempotency key is held under. Hono's env of the app's requests: `app.fetch(request,
+ * bindings)` serves one request from them (the mock hands each request its current store's), and a
+ * request that brings none is served from those the app was made with (`AppDeps`).
+ */
+export interface AppBindings {
+  store: Store;
+  ids: IdGenerator;
+  /** The instance's leases, under which the idempotency keys of requests it answers are held (renewed while it runs). */
+  leases: Leases;
+}
+
 /** Everything createApp needs, passed in. */
 export interface AppDeps {
-  store: Store;
+  /**
+   * The store a request that brings no bindings is served from (`app.fetch(request)`, as a server's
+   * and a test's are). Without it, every request must bring its bindings (`app.fetch(request, bindings)`).
+   */
+  store?: Store;
   config: AppConfig;
   clock?: Clock;
+  /** The ids of the records of a request that brings no bindings. Default: random ids. */
   ids?: IdGenerator;
   logger?: Logger;
   resolveHost?: HostResolver;
   /**
-   * The instance's leases, under which the idempotency keys of requests it answers are held (renewed
-   * while it runs). Default: leases of the app's own, not renewed (a key's lease then lasts 10 s).
+   * The leases of a request that brings no bindings (renewed while the instance runs). Default: leases
+   * of the app's own over `store`, not renewed (a key's lease then lasts 10 s).
    */
   leases?: Leases;
   /**
    * Pages served beside the API (the reference server's /docs and /settings): registers them on the
    * app, each behind `pageHeaders` (the request id and CORS headers; left out of `onAnswered`).
    */
-  pages?: ((app: Hono<AppEnv>, pageHeaders: MiddlewareHandler<AppEnv>) => void) | undefined;
+  pages?: ((app: Hono<Env>, pageHeaders: MiddlewareHandler<Env>) => void) | undefined;
   /** Hears of every API request once answered (the mock's request journal). /openapi.json and the pages are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
 }
@@ -83,7 +94,27 @@ export interface RequestContext {
   now: Date;
   /** A company by uuid, in any case (`canonicalUuid`), through a short-lived cache (companies never change once created). */
   company(uuid: string): Promise<CompanyRecord | null>;
+  /** The rate limits of the store served (`rateLimitPerMinute`); each store's buckets start full. */
+  limiter: RateLimiter;
   /** For store writes: fresh ids and this request's time. */
   write: WriteContext;
   ids: IdGenerator;
 }
+
+/**
+ * The app's Hono env: what a request may bring (`c.env`: its bindings, or a platform's own such as
+ * @hono/node-server's, which the app ignores), and what the middleware of a request leaves for the next
+ * (read with `c.get`: `c.var` copies them all each time).
+ */
+export type Env = {
+  Bindings: Partial<AppBindings>;
+  Variables: {
+    requestId: string;
+    ctx: RequestContext;
+    /** The operation a request named, and its JSON body once read: for `onAnswered`. */
+    operationId: string;
+    body: unknown;
+    /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
+    page: boolean;
+  };
+};

@@ -8,7 +8,7 @@
 export { type App, createApp } from './app.ts';
 export { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 export { type Clock, createManualClock, systemClock } from './clock.ts';
-export { type AnsweredRequest, type AppConfig, type AppDeps, type HostResolver, type Logger, type RequestContext, silentLogger } from './context.ts';
+export type { AnsweredRequest, AppBindings, AppConfig, AppDeps, Env as AppEnv, HostResolver, RequestContext } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
 export {
   type ChannelAdapter,
@@ -48,11 +48,12 @@ export {
 } from './http/auth.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, presentTemplate } from './http/present.ts';
+export type { RateLimiter } from './http/rate-limit.ts';
 export { requestIdOf } from './http/request-id.ts';
 export { REVOCATIONS_REFRESH_MS } from './http/revocation-cache.ts';
 export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export type { Leases } from './leases.ts';
-export type { Env as AppEnv } from './routes/register.ts';
+export { type Logger, silentLogger } from './logger.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/store.ts';

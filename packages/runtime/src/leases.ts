@@ -6,7 +6,7 @@
  * takes the work over.
  */
 import { type Clock, systemClock } from './clock.ts';
-import { type Logger, silentLogger } from './context.ts';
+import { type Logger, silentLogger } from './logger.ts';
 import type { LeasePort } from './store/ports.ts';
 
 /** The default length of a lease: how long a dead instance's work waits before it is taken over. */
@@ -25,7 +25,7 @@ export interface Leases {
 }
 
 /** Options of `createLeases`. */
-export interface LeasesOptions {
+interface LeasesOptions {
   store: LeasePort;
   clock?: Clock;
   logger?: Logger;

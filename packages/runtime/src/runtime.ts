@@ -1,16 +1,20 @@
 import { type App, createApp } from './app.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './campaigns/scheduler.ts';
 import { systemClock } from './clock.ts';
-import { type AppDeps, silentLogger } from './context.ts';
+import type { AppBindings, AppDeps } from './context.ts';
 import { nextCampaignDue } from './domain/campaign-runs.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './domain/channel.ts';
 import { nextDeliveryDue } from './domain/webhooks.ts';
 import { createRandomIds } from './ids.ts';
 import { createLeases } from './leases.ts';
+import { silentLogger } from './logger.ts';
+import type { Store } from './store/ports.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.ts';
 
 /** What the runtime is made of; every part but the store and the app's config has a default. */
 export interface RuntimeOptions extends AppDeps {
+  /** What the runtime's work and its app's requests read and write; `close()` closes it. */
+  store: Store;
   /** The messaging channel campaigns are sent through. Default: the simulated channel (5% of messages fail; statuses at once). */
   channel?: ChannelAdapter;
   /** How webhook attempts are sent. Default: the global fetch. */
@@ -22,8 +26,9 @@ export interface RuntimeOptions extends AppDeps {
   /** How long an instance's leases last (a dead instance's work is taken over after it). Default 10 s. */
   leaseMs?: number;
   /**
-   * An app made earlier, to answer on this runtime's store and ids (its `useStore`) instead of a new
-   * app; it keeps its own config and hooks. The mock keeps one app across its resets this way.
+   * An app made earlier, to serve this runtime's requests instead of a new app: the caller hands it
+   * the runtime's `bindings` with each request (`app.fetch(request, runtime.bindings)`); it keeps its
+   * own config and hooks. The mock keeps one app across its resets this way.
    */
   app?: App;
 }
@@ -32,6 +37,11 @@ export interface RuntimeOptions extends AppDeps {
 export interface Runtime {
   /** The API: a `fetch(Request) => Response` handler. */
   app: App;
+  /**
+   * What the runtime's requests are served from: its store, ids and leases. The app it made serves a
+   * request that brings none from them; an app passed in (`app`) is handed them with each request.
+   */
+  bindings: AppBindings;
   /** Sends webhooks: claims due deliveries, signs and sends them, retries. */
   dispatcher: Dispatcher;
   /** Runs due campaigns through the channel. */
@@ -71,8 +81,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const { store } = options;
   // One token for everything this instance claims, renewed while it runs (leases.ts).
   const leases = createLeases({ store, clock, logger, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
+  const bindings: AppBindings = { store, ids, leases };
   const app = options.app ?? createApp({ ...options, clock, ids, logger, leases });
-  if (options.app) options.app.useStore(store, ids, leases);
   const dispatcher = createDispatcher({
     ...options.webhooks,
     store,
@@ -97,6 +107,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   }
   return {
     app,
+    bindings,
     dispatcher,
     scheduler,
     async start() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, hangingFetch, json } from '../test/helpers/fake-fetch.ts';
-import { createClient } from './client.ts';
+import { createClient } from './create-client.ts';
 import {
   APIConnectionError,
   APIError,

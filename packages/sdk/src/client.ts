@@ -1,12 +1,10 @@
-/** `createClient`: the typed engagekit client, its options and its resources. */
+/** The typed engagekit client's interface (what `createClient` returns), its options and its pages. */
 import type { APIPromise } from './api-promise.ts';
 import type { ApiClient } from './internal/api-client.ts';
 import type { Logger, LogLevel } from './internal/log.ts';
 import type { RequestOptions, ResponseValidator } from './internal/request.ts';
-import { check, createTransport, isAbsoluteUrl } from './internal/setup.ts';
 import type { FetchLike } from './internal/transport.ts';
 import type { ListOptions, Page, PagePromise } from './pagination.ts';
-import { createResources } from './resources.ts';
 import type {
   AddOrderBody,
   Campaign,
@@ -152,28 +150,4 @@ export interface EngageClient {
     /** Order paths on `orderBaseUrl`. */
     orders: ApiClient;
   };
-}
-
-/**
- * Creates a client for one company.
- *
- * @example
- * import { createClient } from '@engagekit/sdk';
- * const client = createClient({ baseUrl: 'https://api.example.com', token: process.env.ENGAGEKIT_TOKEN, uuid: process.env.ENGAGEKIT_UUID });
- * const campaign = await client.campaigns.create({ name: 'Spring', schedule_type: 'once', schedule: '2030-01-15T10:00:00Z', template_payload: { template_name: 'welcome' } });
- */
-export function createClient(options: ClientOptions): EngageClient {
-  const where = 'createClient';
-  check(where, typeof options === 'object' && options !== null, 'pass an options object: createClient({ baseUrl, token, uuid })');
-  check(
-    where,
-    options.orderBaseUrl === undefined || isAbsoluteUrl(options.orderBaseUrl),
-    `orderBaseUrl must be an absolute http(s) URL (got ${JSON.stringify(options.orderBaseUrl)})`,
-  );
-  check(where, typeof options.token === 'string' && options.token.length > 0, 'token is required: the company token issued by the admin API');
-  check(where, typeof options.uuid === 'string' && options.uuid.length > 0, 'uuid is required: the company UUID');
-  const orderBaseUrl = options.orderBaseUrl ?? options.baseUrl;
-  const transport = createTransport(where, options, options.token);
-  const api = { agency: transport.client(options.baseUrl), orders: transport.client(orderBaseUrl) };
-  return { ...createResources({ uuid: options.uuid, transport, api, webhookSecret: options.webhookSecret }), api };
 }

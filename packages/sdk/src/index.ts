@@ -8,19 +8,19 @@
 // type, which a project can then name without openapi-fetch as its own dependency (pnpm's strict layout).
 export type { Middleware } from 'openapi-fetch';
 export { APIPromise, type RawResult, type WithResponse } from './api-promise.ts';
-export {
-  type CampaignPage,
-  type ClientOptions,
-  type CustomerPage,
-  createClient,
-  type EngageClient,
-  type FetchLike,
-  type ListRequestOptions,
-  type Logger,
-  type LogLevel,
-  type RequestOptions,
-  type ResponseValidator,
+export type {
+  CampaignPage,
+  ClientOptions,
+  CustomerPage,
+  EngageClient,
+  FetchLike,
+  ListRequestOptions,
+  Logger,
+  LogLevel,
+  RequestOptions,
+  ResponseValidator,
 } from './client.ts';
+export { createClient } from './create-client.ts';
 export {
   APIConnectionError,
   APIError,

@@ -11,7 +11,7 @@
 import type { OperationId } from './types.ts';
 
 /** A method that calls one operation. Type names are those the interface's file imports (from types.ts). */
-export interface MethodRow {
+interface MethodRow {
   /** The contract's operationId: the HTTP method, path and answer come from the contract. */
   operationId: OperationId;
   /** The method's JSDoc, one line. */
@@ -27,7 +27,7 @@ export interface MethodRow {
 }
 
 /** A member of a client that is a set of methods declared elsewhere, such as `companies.webhookEndpoints`. */
-export interface MemberRow {
+interface MemberRow {
   /** Its type. */
   type: string;
   /** Its JSDoc, one line. */
@@ -230,7 +230,7 @@ export const adminMethods: MethodTable = {
 };
 
 /** A method of a table with its full name (`campaigns.create`) and how it is called without the leading arguments. */
-export interface NamedMethod {
+interface NamedMethod {
   name: string;
   row: MethodRow;
   /** The arguments before the request options: path parameters, `body` or `body?`, `params?`. */

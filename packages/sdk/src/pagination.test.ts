@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiError, fakeFetch, json, type SeenRequest } from '../test/helpers/fake-fetch.ts';
-import { createClient } from './client.ts';
+import { createClient } from './create-client.ts';
 import { InternalServerError } from './errors.ts';
 
 const UUID = '53d1bcd3-aaf0-45e1-9298-5395b6a27b61';

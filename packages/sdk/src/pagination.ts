@@ -28,7 +28,7 @@ export interface Page<Item> {
 }
 
 /** What a page style reads from one answer. */
-export interface PageShape<Item> {
+interface PageShape<Item> {
   data: Item[];
   page: number;
   total: number;
@@ -36,7 +36,7 @@ export interface PageShape<Item> {
 }
 
 /** Fetches page `n` of a list, as a raw result. */
-export type FetchPage<Body> = (page: number) => Promise<RawResult<Body>>;
+type FetchPage<Body> = (page: number) => Promise<RawResult<Body>>;
 
 /** Reads a page style from one answer to the request for page `requested`. */
 export type PageStyle<Item, Body, Extra> = (body: Body, requested: number) => PageShape<Item> & Extra;

@@ -10,7 +10,7 @@ import type { Transport } from './internal/setup.ts';
 import { bindToCompany, createWebhookEndpoints } from './webhook-endpoints.ts';
 
 /** What the company client's resources need. */
-export interface ResourceConfig {
+interface ResourceConfig {
   uuid: string;
   transport: Transport;
   /** The openapi-fetch clients on `baseUrl` and `orderBaseUrl` (`client.api.agency`, `client.api.orders`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json } from '../test/helpers/fake-fetch.ts';
-import { createClient } from './client.ts';
+import { createClient } from './create-client.ts';
 import { EngageError } from './errors.ts';
 import { ResponseValidationError, validateResponse } from './validate.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json } from '../test/helpers/fake-fetch.ts';
 import { createAdminClient } from './admin-client.ts';
-import { createClient } from './client.ts';
+import { createClient } from './create-client.ts';
 import { EngageError } from './errors.ts';
 import { signWebhook, WebhookVerificationError } from './webhooks.ts';
 

@@ -27,7 +27,7 @@ interface CallRequest {
 }
 
 /** How an error crosses back into the sandbox. */
-export interface CrossingError {
+interface CrossingError {
   name: string;
   message: string;
   status?: number;
@@ -201,7 +201,7 @@ export function crossing(e: unknown, operation: string): CrossingError {
  * The fetch under a run's SDK client: it ends with the run (the run's signal aborts what is in flight)
  * and, in read-only mode, refuses anything but GET a second time, below the bridge's own check.
  */
-export function guardedFetch(fetch: FetchLike, policy: BridgePolicy, control: RunControl): FetchLike {
+function guardedFetch(fetch: FetchLike, policy: BridgePolicy, control: RunControl): FetchLike {
   return (url, init) => {
     const method = (init.method ?? 'GET').toUpperCase();
     if (policy.readOnly && method !== 'GET' && method !== 'HEAD') return Promise.reject(new Error(`Refused: ${method} ${url} in read-only mode.`));

@@ -14,7 +14,7 @@ import { engineBreach, RunControl, type RunOutcome, type Sandbox, type SandboxLi
 import { CODE_FILE, codeLine, codeStack, toScript } from './script.ts';
 
 /** The most JSON a run may return, in characters: more would flood the assistant's context. */
-export const RESULT_LIMIT_CHARS = 200_000;
+const RESULT_LIMIT_CHARS = 200_000;
 
 /** The limits of one run. */
 export interface ExecuteLimits extends SandboxLimits {
@@ -23,7 +23,7 @@ export interface ExecuteLimits extends SandboxLimits {
 }
 
 /** What `execute` is asked. */
-export interface ExecuteRequest {
+interface ExecuteRequest {
   code: string;
   /** Run against the rehearsal mock, whatever the server's target. */
   dryRun?: boolean;
@@ -67,7 +67,7 @@ export interface ExecuteReport {
 }
 
 /** What an executor needs. */
-export interface ExecutorOptions {
+interface ExecutorOptions {
   sandbox: Sandbox;
   methods: SdkMethod[];
   /** The live API, when configured. */
@@ -205,7 +205,7 @@ function sandboxError(e: { name: string; message: string; stack?: unknown; [key:
 }
 
 /** What the sandbox has instead, when the code reached for something it does not. */
-export function hint(name: string, message: string): string {
+function hint(name: string, message: string): string {
   const offered = ' The sandbox offers `client`, `console` and, in a rehearsal, `mock.clock`, with the JavaScript built-ins: nothing else.';
   if (name === 'ReferenceError' && /is not defined/.test(message)) return offered;
   if (/could not load module/.test(message)) return ` The sandbox loads no modules: import() and require are not available.${offered}`;

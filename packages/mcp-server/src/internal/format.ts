@@ -4,7 +4,7 @@ import type { CallRecord } from './run-log.ts';
 import type { SearchHit } from './search.ts';
 
 /** The longest returned value shown in the text (the structured result carries it whole). */
-export const RESULT_TEXT_LIMIT = 50_000;
+const RESULT_TEXT_LIMIT = 50_000;
 
 /** A run's report as text: where it ran, the calls, the console, then the result or the error. */
 export function formatReport(report: ExecuteReport, where: string): string {
@@ -27,7 +27,7 @@ export function formatReport(report: ExecuteReport, where: string): string {
 }
 
 /** `campaigns.create POST createCampaign -> 201 (request req_1) 3 ms`. */
-export function formatCall(call: CallRecord): string {
+function formatCall(call: CallRecord): string {
   const head = call.operationId ? `${call.operation} ${call.method} ${call.operationId}${call.page !== undefined ? ` page ${call.page}` : ''}` : call.operation;
   const status = call.status !== undefined ? ` -> ${call.status}` : '';
   const id = call.requestId ? ` (request ${call.requestId})` : '';
@@ -36,7 +36,7 @@ export function formatCall(call: CallRecord): string {
 }
 
 /** An error with what a person needs to act on it: class, status and code, request id, each bad field, the line. */
-export function formatError(error: ReportedError): string {
+function formatError(error: ReportedError): string {
   const about = [error.status, error.code].filter((x) => x !== undefined).join(' ');
   const lines = [`Failed: ${error.name}${about ? ` (${about})` : ''}: ${error.message}`];
   if (error.operation) lines.push(`  in client.${error.operation}`);

@@ -15,7 +15,7 @@ export class RehearsalUnavailableError extends Error {
 }
 
 /** What to tell a person whose install has no mock. */
-export function mockMissingMessage(version: string): string {
+function mockMissingMessage(version: string): string {
   const range = version === '0.0.0' ? '' : `@${version}`;
   return `Rehearsals (--target mock, dry_run: true, --data) run against @engagekit/mock-server, an optional peer dependency of @engagekit/mcp-server, and it is not installed.
 Install it beside the server:  npm install @engagekit/mock-server${range}
@@ -23,7 +23,7 @@ Or, with npx:  npx -y -p @engagekit/mcp-server${range} -p @engagekit/mock-server
 }
 
 /** How the mock is made. */
-export interface RehearsalOptions {
+interface RehearsalOptions {
   /** Sample data in the mock's fixture format (`{ templates, customers, orders, campaigns }`), loaded at start and on every reset. */
   data?: object;
   /** Makes the mock's generated ids the same run after run. */

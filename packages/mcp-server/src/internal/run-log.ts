@@ -23,7 +23,7 @@ export interface CallRecord {
 }
 
 /** Console output kept per run: enough for a model to read, not enough to flood its context. */
-export const CONSOLE_LIMIT_CHARS = 20_000;
+const CONSOLE_LIMIT_CHARS = 20_000;
 
 /** The calls and console output of one run. */
 export class RunLog {

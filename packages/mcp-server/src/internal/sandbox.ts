@@ -22,7 +22,7 @@ export interface SandboxLimits {
 }
 
 /** Why a run was ended from outside the code: a limit, or a host function's `stop`. */
-export interface Breach {
+interface Breach {
   kind: 'time' | 'memory' | 'stack' | 'stopped' | 'deadlock';
   message: string;
 }
@@ -39,7 +39,7 @@ export interface ThrownError {
 export type RunOutcome = { kind: 'returned'; json: string } | { kind: 'threw'; error: ThrownError } | { kind: 'breach'; breach: Breach };
 
 /** What one run evaluates. */
-export interface RunSpec {
+interface RunSpec {
   /**
    * JavaScript source of a function `(host, setup) => finish`: it installs the globals, and `finish`
    * turns the code's promise into a promise of one JSON text. See prelude.ts.

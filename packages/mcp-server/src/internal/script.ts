@@ -17,7 +17,7 @@ const WRAP_END = '})()';
 const LINE_OFFSET = 1;
 
 /** The code as a script, or why it is not one. */
-export type Script = { script: string } | { error: { name: string; message: string; line?: number } };
+type Script = { script: string } | { error: { name: string; message: string; line?: number } };
 
 /** Wraps and strips `code`. */
 export function toScript(code: string): Script {

@@ -8,7 +8,7 @@ import { SANDBOX_GUIDE } from './guide.ts';
 import type { DocsSearch } from './search.ts';
 
 /** The longest code `execute` takes, in characters. */
-export const CODE_LIMIT_CHARS = 100_000;
+const CODE_LIMIT_CHARS = 100_000;
 
 /** Registers `search_docs`. */
 export function registerSearchDocs(server: McpServer, search: DocsSearch): void {
@@ -50,7 +50,7 @@ export function registerSearchDocs(server: McpServer, search: DocsSearch): void 
 }
 
 /** What `execute`'s description and handler need to know of the server. */
-export interface ExecuteToolOptions {
+interface ExecuteToolOptions {
   executor: Executor;
   methods: SdkMethod[];
   target: 'api' | 'mock';
@@ -120,7 +120,7 @@ export function registerExecute(server: McpServer, o: ExecuteToolOptions): void 
 }
 
 /** `execute`'s description: this server's mode and limits, the client's methods, then the sandbox guide. */
-export function executeDescription(o: Omit<ExecuteToolOptions, 'executor'>): string {
+function executeDescription(o: Omit<ExecuteToolOptions, 'executor'>): string {
   const mode =
     o.target === 'mock'
       ? 'This server runs every call against an in-process engagekit mock (a rehearsal): nothing reaches real customers.'

@@ -1,4 +1,14 @@
-import { type ChannelAdapter, type Clock, copy, type SendResult, SIMULATED_FAILURE, simulatedFate, simulatedMessageId } from '@engagekit/runtime';
+import {
+  type ChannelAdapter,
+  type Clock,
+  copy,
+  createSimulatedChannel,
+  type OutboundMessage,
+  type SendResult,
+  SIMULATED_FAILURE,
+  simulatedFate,
+  simulatedMessageId,
+} from '@engagekit/runtime';
 
 // Copies are made by `copy`, which builds plain objects and arrays itself rather than by structuredClone:
 // a test runner that loads modules in a realm of its own (Jest) then gets arrays and objects of its
@@ -34,34 +44,52 @@ export interface ChannelState {
   log: MockMessage[];
 }
 
+/** How the mock's channel reports: at once in the answer (the default), or later, as the clock passes the delays. */
+export interface MockChannelOptions {
+  /**
+   * Report like a provider: every message is answered `sent`, and its delivered, read or failed status
+   * comes `deliveredMs` (a failure too) or `readMs` later on the mock's clock, applied as the server
+   * applies WhatsApp's. Without it, a message's outcome is in the channel's answer, as before.
+   */
+  statusDelays?: { deliveredMs?: number; readMs?: number };
+}
+
 /**
  * The mock's messaging channel: the server's simulated channel (outcomes fixed by each message's key,
  * so the same under the same `seed`), unless an outcome was set for the number or for every number
  * (`'*'`). It keeps what it sent, for `mock.messages()`.
  */
-export function createMockChannel(clock: Clock, from?: ChannelState) {
-  // The server's simulated fates (5% fail), answered at once: what a message comes to is in the answer.
-  const simulated = (key: string): SendResult => {
-    const status = simulatedFate(key, 0.05);
-    return status === 'failed'
-      ? { status, providerMessageId: null, error: SIMULATED_FAILURE.title, errorCode: SIMULATED_FAILURE.code }
-      : { status, providerMessageId: simulatedMessageId(key), error: null };
-  };
+export function createMockChannel(clock: Clock, from?: ChannelState, options: MockChannelOptions = {}) {
   const outcomes = new Map<string, { status: MessageOutcome; reason: string | undefined }>((from?.outcomes ?? []).map(([phone, o]) => [phone, { ...o }]));
   const log: MockMessage[] = copy(from?.log ?? []);
+  /** What becomes of a message: the outcome set for its number, else its key's simulated fate (5% fail). */
+  const fateOf = (message: OutboundMessage): { status: MessageOutcome; error?: { code: number; title: string } } => {
+    const set = outcomes.get(message.to) ?? outcomes.get('*');
+    const status = set?.status ?? simulatedFate(message.key, 0.05);
+    if (status !== 'failed') return { status };
+    return { status, error: set ? { code: SIMULATED_FAILURE.code, title: set.reason ?? 'failed: the outcome set on the mock' } : { ...SIMULATED_FAILURE } };
+  };
+  // With statusDelays: the server's simulated channel, deciding by fateOf, reporting later.
+  const later = options.statusDelays ? createSimulatedChannel({ clock, statusDelays: options.statusDelays, fateOf }) : undefined;
+  /** The log's entry of each message whose statuses are still to come. */
+  const awaiting = new Map<string, MockMessage>();
+
+  /** The answer with the message's outcome in it. */
+  const answerAtOnce = (message: OutboundMessage): SendResult => {
+    const { status, error } = fateOf(message);
+    return status === 'failed'
+      ? { status, providerMessageId: null, error: error?.title ?? null, errorCode: error?.code ?? null }
+      : { status, providerMessageId: simulatedMessageId(message.key), error: null };
+  };
 
   const channel: ChannelAdapter = {
     name: 'mock',
     // It reaches nobody: a run taken over sends its unanswered messages rather than fail them.
     external: false,
     async send(message) {
-      const set = outcomes.get(message.to) ?? outcomes.get('*');
-      let result: SendResult;
-      if (!set) result = simulated(message.key);
-      else if (set.status === 'failed') result = { status: 'failed', providerMessageId: null, error: set.reason ?? 'failed: the outcome set on the mock' };
-      else result = { status: set.status, providerMessageId: simulatedMessageId(message.key), error: null };
+      const result = later ? await later.send(message) : answerAtOnce(message);
       const { variables, ...template } = message.template;
-      log.push({
+      const entry: MockMessage = {
         campaignId: message.campaignId,
         runKey: message.runKey,
         customerId: message.customerId,
@@ -72,9 +100,24 @@ export function createMockChannel(clock: Clock, from?: ChannelState) {
         error: result.error,
         providerMessageId: result.providerMessageId,
         at: clock.now().toISOString(),
-      });
+      };
+      log.push(entry);
+      if (later) awaiting.set(message.messageId, entry);
       return result;
     },
+    ...(later && {
+      takeStatuses(now: Date) {
+        const due = later.takeStatuses?.(now) ?? [];
+        for (const status of due) {
+          const entry = status.messageId === null ? undefined : awaiting.get(status.messageId);
+          if (!entry) continue;
+          entry.status = status.status;
+          entry.error = status.error?.title ?? null;
+        }
+        return due;
+      },
+      nextStatusDue: () => later.nextStatusDue?.() ?? null,
+    }),
   };
 
   return {

@@ -1,12 +1,14 @@
 /**
  * The mock's state, one generation at a time: a memory store, the runtime over it and the channel,
- * made at the start and again by every `reset()` and `restore()`. One app serves them all.
+ * made at the start and again by every `reset()` and `restore()`. One app serves them all, handed the
+ * current generation's store, ids and leases with each request (`serve`).
  */
 import type { EventType } from '@engagekit/contract';
 import {
   type AnsweredRequest,
   type App,
   type AppConfig,
+  createApp,
   createCompany,
   createEndpoint,
   createMemoryStore,
@@ -38,7 +40,7 @@ export interface MockSnapshot {
 }
 
 /** What every generation of one mock shares: its settings, and the parts that outlive a reset. */
-export interface Shared {
+interface Shared {
   /** The ready company as the store holds it (its uuid in lower case). */
   company: { uuid: string; company_id: string; name: string; timezone: string };
   config: AppConfig;
@@ -66,16 +68,8 @@ export class Generation {
   endpointMade: boolean;
   dispatcherStarted = false;
 
-  /**
-   * `app` is the one app of the mock's life, made by the first generation with `onAnswered` (an app
-   * keeps the hooks it was made with).
-   */
-  constructor(
-    ids: IdGenerator,
-    shared: Shared,
-    app: { app: App | undefined; onAnswered: (answered: AnsweredRequest) => void },
-    from: MockSnapshot | undefined,
-  ) {
+  /** `app` is the one app of the mock's life: this generation's runtime makes none. */
+  constructor(ids: IdGenerator, shared: Shared, app: App, from: MockSnapshot | undefined) {
     this.ids = ids;
     const id = shared.sink.nextGeneration();
     this.channel = createMockChannel(shared.clock, from?.channel);
@@ -90,8 +84,7 @@ export class Generation {
       fetch: shared.sink.sender(id),
       // batchWrites off: a test that saw a webhook arrive reads its delivery record at once.
       webhooks: { retrySchedule: shared.retrySchedule, batchWrites: false },
-      onAnswered: app.onAnswered,
-      app: app.app,
+      app,
     });
     // The memory store does all its work before its promise settles, so the company exists on return.
     if (from) this.store.restore(from.store);
@@ -108,6 +101,8 @@ export class Generation {
 export class Generations {
   #current: Generation;
   #closed = false;
+  /** The one app of the mock's life, made without a store: every request brings its generation's (`serve`). */
+  readonly #app: App;
   /** The seed of the id sequence (undefined: random ids); `reset({ seed })` changes it. */
   seed: number | string | undefined;
   readonly #shared: Shared;
@@ -115,11 +110,17 @@ export class Generations {
   constructor(shared: Shared, seed: number | string | undefined) {
     this.#shared = shared;
     this.seed = seed;
+    this.#app = createApp({ config: shared.config, clock: shared.clock, logger: shared.logger, onAnswered: this.#answered });
     this.#current = this.#make(undefined);
   }
 
   get current(): Generation {
     return this.#current;
+  }
+
+  /** Answers `request` from the current generation's store, ids and leases. */
+  serve(request: Request): Response | Promise<Response> {
+    return this.#app.fetch(request, this.#current.runtime.bindings);
   }
 
   /** Makes the next generation current, fresh (`from` undefined) or from a snapshot; resolves once the one before has stopped. */
@@ -139,7 +140,7 @@ export class Generations {
     const shared = this.#shared;
     const seed = this.seed;
     const ids = from && from.ids !== null ? resumeSeededIds(from.ids) : seed === undefined ? createRandomIds() : createSeededIds(seed);
-    const gen = new Generation(ids, shared, { app: this.#current?.runtime.app, onAnswered: this.#answered }, from);
+    const gen = new Generation(ids, shared, this.#app, from);
     // On a manual clock, campaigns run as `clock.advance()` reaches them.
     if (!shared.clock.manual) gen.runtime.scheduler.start();
     // Start the dispatcher when the first delivery is queued: a mock that never sends keeps no dispatcher running.

@@ -3,7 +3,7 @@ import type { MockApi } from '../mock-api.ts';
 import { MockNetworkError } from './faults.ts';
 
 /** True when `url` is under one of the base URLs (same origin, and under its path when it has one). */
-export function underBase(url: string, bases: string[]): boolean {
+function underBase(url: string, bases: string[]): boolean {
   for (const base of bases) {
     if (!url.startsWith(base)) continue;
     const next = url.charAt(base.length);

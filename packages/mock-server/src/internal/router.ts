@@ -12,7 +12,7 @@ import type { Generations } from './generations.ts';
 import type { Journal } from './journal.ts';
 
 /** A base URL split into its origin and its path prefix (no trailing slash). */
-export interface Base {
+interface Base {
   origin: string;
   prefix: string;
 }
@@ -24,7 +24,7 @@ export function parseBase(url: string): Base {
 }
 
 /** What the router hands requests to and records them in. */
-export interface RouterParts {
+interface RouterParts {
   /** The base URLs with a path prefix; the app routes on the path after it. */
   prefixed: Base[];
   control: { fetch(request: Request): Response | Promise<Response> };
@@ -57,7 +57,7 @@ export function createRouter(parts: RouterParts) {
       if (fault.network) throw new MockNetworkError(operationId);
       if (fault.status) return faultAnswer(operationId, fault, request);
     }
-    return generations.current.runtime.app.fetch(request);
+    return generations.serve(request);
   }
 
   function faultAnswer(operationId: OperationId, fault: FaultOptions, request: Request): Response {

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../runtime/src/app.ts';
-import type { Logger } from '../../../runtime/src/context.ts';
+import type { Logger } from '../../../runtime/src/logger.ts';
 import type { ChannelStatus, TemplateStatusUpdate } from '../../../runtime/src/domain/channel.ts';
 import { createMemoryStore } from '../../../runtime/src/store/memory/store.ts';
 import { StoreUnavailableError } from '../../../runtime/src/store/types.ts';

@@ -29,7 +29,7 @@ const START_SCRIPT = `globalThis.__zod_globalConfig = { jitless: true }; documen
 const START_SCRIPT_HASH = `'sha256-${createHash('sha256').update(START_SCRIPT).digest('base64')}'`;
 
 /** The /docs page: Scalar's browser bundle rendering the document at /openapi.json. */
-export function docsPage(scriptSrc: string): string {
+function docsPage(scriptSrc: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -54,7 +54,7 @@ export function docsPage(scriptSrc: string): string {
  * and add style elements of their own, and with images, fonts and calls held to this server a style
  * cannot send anything elsewhere.
  */
-export function docsPolicy(scriptSrc: string): string {
+function docsPolicy(scriptSrc: string): string {
   const scripts = scriptSrc.startsWith('https://') ? `'self' ${scriptSrc} ${START_SCRIPT_HASH}` : `'self' ${START_SCRIPT_HASH}`;
   return [
     "default-src 'none'",

@@ -1,10 +1,10 @@
 import { type Clock, systemClock } from '../clock.ts';
-import { type Logger, silentLogger } from '../context.ts';
 import { applyDueStatuses, type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
 import type { ChannelAdapter } from '../domain/channel.ts';
 import { applyKeptStatuses, DEFAULT_STATUS_RETENTION_MS } from '../domain/channel-statuses.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import { createLeases, type Leases } from '../leases.ts';
+import { type Logger, silentLogger } from '../logger.ts';
 import type { Store } from '../store/ports.ts';
 import type { ClaimedChunk } from '../store/types.ts';
 

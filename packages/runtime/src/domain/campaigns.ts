@@ -39,7 +39,7 @@ function scheduleProblem(campaign: NewCampaign, timeZone: string): string | null
 }
 
 /** What creating a campaign came to: the campaign, why its schedule cannot be kept, or a campaign of that name the company has already. */
-export type CampaignCreation = { outcome: 'created'; campaign: CampaignRecord } | { outcome: 'schedule_refused'; problem: string } | { outcome: 'name_taken' };
+type CampaignCreation = { outcome: 'created'; campaign: CampaignRecord } | { outcome: 'schedule_refused'; problem: string } | { outcome: 'name_taken' };
 
 /**
  * Creates a campaign, `scheduled` for its first run, unless its schedule cannot be kept (see

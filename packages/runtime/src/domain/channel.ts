@@ -122,6 +122,11 @@ export interface SimulatedChannelOptions {
   statusDelays?: { deliveredMs?: number; readMs?: number };
   /** The clock the delays run on. Default: the system clock. */
   clock?: Clock;
+  /**
+   * What becomes of a message, instead of its key's simulated fate (`simulatedFate` at `failureRate`,
+   * failing with `SIMULATED_FAILURE`): the mock's outcomes set for a number come in this way.
+   */
+  fateOf?: (message: OutboundMessage) => { status: SendResult['status']; error?: { code: number; title: string } };
 }
 
 /** A status waiting for its time. */
@@ -142,6 +147,7 @@ export function createSimulatedChannel(opts: SimulatedChannelOptions = {}): Chan
   const clock = opts.clock ?? systemClock;
   const deliveredMs = opts.statusDelays?.deliveredMs ?? 0;
   const readMs = opts.statusDelays?.readMs ?? 0;
+  const fateOf: NonNullable<SimulatedChannelOptions['fateOf']> = opts.fateOf ?? ((message) => ({ status: simulatedFate(message.key, failureRate) }));
   // Two queues, each in due order since each has one delay: deliveries and failures, and reads.
   const deliveries: Due[] = [];
   const reads: Due[] = [];
@@ -157,7 +163,7 @@ export function createSimulatedChannel(opts: SimulatedChannelOptions = {}): Chan
     async send(message) {
       if (latencyMs > 0) await new Promise((ok) => setTimeout(ok, latencyMs));
       const providerMessageId = simulatedMessageId(message.key);
-      const fate = simulatedFate(message.key, failureRate);
+      const { status: fate, error = SIMULATED_FAILURE } = fateOf(message);
       const sentAt = clock.now().getTime();
       const status = (status: ChannelStatus['status'], after: number): Due => ({
         // With no delay a status is due at once, whatever clock takes it (a test's scheduler may run on its own).
@@ -167,7 +173,7 @@ export function createSimulatedChannel(opts: SimulatedChannelOptions = {}): Chan
           messageId: message.messageId,
           status,
           at: new Date(sentAt + after).toISOString(),
-          error: status === 'failed' ? { ...SIMULATED_FAILURE } : null,
+          error: status === 'failed' ? { ...error } : null,
         },
       });
       if (fate === 'failed') deliveries.push(status('failed', deliveredMs));

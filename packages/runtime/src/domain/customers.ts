@@ -33,7 +33,7 @@ function customerName(firstName: string, lastName: string | null | undefined): s
 }
 
 /** What a phone's orders say of its customer. */
-export type DerivedCustomer = Pick<CustomerRecord, 'name' | 'firstName' | 'lastName' | 'email' | 'source' | 'orders_count' | 'orders_amount'>;
+type DerivedCustomer = Pick<CustomerRecord, 'name' | 'firstName' | 'lastName' | 'email' | 'source' | 'orders_count' | 'orders_amount'>;
 
 /** A customer as a phone's orders describe it: names from the latest of them, their count and exact total, source 'orders'. Null for no orders. */
 function deriveCustomer(orders: PhoneOrders | null): DerivedCustomer | null {
@@ -51,7 +51,7 @@ function deriveCustomer(orders: PhoneOrders | null): DerivedCustomer | null {
 }
 
 /** One row of a customer import, as the admin API takes it. */
-export interface CustomerImport {
+interface CustomerImport {
   phoneNumber: string;
   firstName: string;
   lastName?: string | undefined;

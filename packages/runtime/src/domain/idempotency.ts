@@ -7,7 +7,7 @@
 import type { Store } from '../store/ports.ts';
 
 /** An answer: its status and JSON body. */
-export interface Answer {
+interface Answer {
   status: number;
   body: unknown;
 }
@@ -16,7 +16,7 @@ export interface Answer {
  * One request under a key: who sent it (`scope`: a company, the admin, or public), the key, a hash of
  * the request, and the lease the instance answering it holds the key under.
  */
-export interface IdempotentRequest {
+interface IdempotentRequest {
   scope: string;
   key: string;
   requestHash: string;
@@ -37,10 +37,7 @@ export function isIdempotencyKey(key: string): boolean {
  * by the first), the key taken by another request, or the first request with it still running, which
  * its holder's lease keeps for `retryAfterS` more seconds at most.
  */
-export type IdempotentOutcome =
-  | ({ outcome: 'answered'; replayed: boolean } & Answer)
-  | { outcome: 'key_reused' }
-  | { outcome: 'in_progress'; retryAfterS: number };
+type IdempotentOutcome = ({ outcome: 'answered'; replayed: boolean } & Answer) | { outcome: 'key_reused' } | { outcome: 'in_progress'; retryAfterS: number };
 
 /**
  * Runs `execute` once for the key: a retry of the same request answers as the first did (`replayed`).

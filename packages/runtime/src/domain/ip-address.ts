@@ -4,7 +4,7 @@
  */
 
 /** An IP address: IPv4 as an unsigned 32-bit number, IPv6 as its eight 16-bit groups. */
-export type IpAddress = { version: 4; value: number } | { version: 6; groups: number[] };
+type IpAddress = { version: 4; value: number } | { version: 6; groups: number[] };
 
 /** `a.b.c.d` in decimal as an unsigned 32-bit number, or null when `text` is not one. */
 function parseIPv4(text: string): number | null {

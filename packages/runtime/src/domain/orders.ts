@@ -45,7 +45,7 @@ export function orderSnapshot(order: OrderRecord): Order {
 }
 
 /** The outbox event of an order change: `{ id, type, created_at, data: { order } }`. */
-export function orderEvent(write: WriteContext, order: OrderRecord, type: EventType): EventRecord {
+function orderEvent(write: WriteContext, order: OrderRecord, type: EventType): EventRecord {
   const id = write.newId('evt');
   const createdAt = iso(write.now);
   return {
@@ -58,7 +58,7 @@ export function orderEvent(write: WriteContext, order: OrderRecord, type: EventT
 }
 
 /** What an order write did. */
-export interface OrderWrite {
+interface OrderWrite {
   order: OrderRecord;
   created: boolean;
   event: EventRecord;

@@ -5,7 +5,7 @@ import { endFinishedRuns } from './campaign-runs.ts';
 import { syncCustomers } from './customers.ts';
 
 /** What a sync did. */
-export interface SyncResult {
+interface SyncResult {
   customers: CustomerSyncResult;
   /** The company's campaigns, and how many the sync moved on (runs whose chunks were all done, ended). */
   campaigns: { total: number; updated: number };

@@ -82,7 +82,7 @@ export async function createEndpoint(
 export const DEFAULT_MAX_WEBHOOK_ENDPOINTS = 20;
 
 /** What registering an endpoint came to: the endpoint, why its URL may not receive webhooks, or the company's cap, which it has reached. */
-export type EndpointRegistration = EndpointCreation | { outcome: 'too_many_endpoints'; max: number };
+type EndpointRegistration = EndpointCreation | { outcome: 'too_many_endpoints'; max: number };
 
 /**
  * A new endpoint of the company, as the API makes one: refused when its URL may not receive webhooks
@@ -120,10 +120,10 @@ export function getEndpoint(store: Store, company: CompanyRecord, id: string): P
 }
 
 /** What an endpoint's update may change. */
-export type EndpointChanges = Partial<Pick<EndpointRecord, 'url' | 'description' | 'events' | 'enabled'>>;
+type EndpointChanges = Partial<Pick<EndpointRecord, 'url' | 'description' | 'events' | 'enabled'>>;
 
 /** What updating an endpoint came to: the endpoint as it is now, or why its new URL may not receive webhooks. */
-export type EndpointUpdate = { outcome: 'updated'; endpoint: EndpointRecord } | { outcome: 'target_refused'; problem: string };
+type EndpointUpdate = { outcome: 'updated'; endpoint: EndpointRecord } | { outcome: 'target_refused'; problem: string };
 
 /**
  * Applies `changes`, unless a new URL may not receive webhooks under `policy`; enabling an endpoint

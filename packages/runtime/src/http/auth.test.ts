@@ -120,6 +120,24 @@ describe('TokenService.verify', () => {
   });
 });
 
+describe('TokenService.withRevocations', () => {
+  it('checks the revocations it is given, read once a refresh through a cache of its own, and leaves the service’s own alone', async () => {
+    const tokens = service({ revocations: async () => revocationCheck({ valid_after: null, revoked_ids: [] }) });
+    const token = await tokens.sign(claims());
+    expect(await refusal(token, tokens)).toBe('ok');
+    let reads = 0;
+    const revoking = tokens.withRevocations(async () => {
+      reads++;
+      return revocationCheck({ valid_after: null, revoked_ids: ['tok-1'] });
+    });
+    expect(await refusal(token, revoking)).toBe('Unauthorized: the token has been revoked; ask for a new one');
+    expect(await refusal(token, revoking)).toContain('has been revoked');
+    expect(reads).toBe(1);
+    // The service it came from still reads its own revocations.
+    expect(await refusal(token, tokens)).toBe('ok');
+  });
+});
+
 describe('signCompanyToken', () => {
   it('writes the very token jose’s SignJWT writes for the same claims, which jose verifies', async () => {
     const tokens = service();

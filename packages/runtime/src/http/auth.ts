@@ -3,7 +3,7 @@ import { hash, hmac } from 'fast-sha256';
 import { base64url, errors, jwtVerify, SignJWT } from 'jose';
 import { ALL_SCOPES, type CompanyTokenClaims, type RevocationCheck } from '../domain/tokens.ts';
 import { HttpError } from './errors.ts';
-import { createRevocationCache } from './revocation-cache.ts';
+import { createRevocationCache, type RevocationCache } from './revocation-cache.ts';
 
 export type { CompanyTokenClaims } from '../domain/tokens.ts';
 
@@ -35,9 +35,15 @@ export interface TokenService {
   isAdminToken(token: string): Promise<boolean>;
   /**
    * Forgets what this instance read of a company's revocations (every company's without an argument):
-   * after a revocation made here, which then holds here at once, or when the app moves to another store.
+   * after a revocation made here, which then holds here at once.
    */
   forgetRevocations(companyUuid?: string): void;
+  /**
+   * This service (its key, the admin token, the tokens it has verified) checking the revocations `read`
+   * gives, with a cache of its own: an app serving several stores (the mock's, one after another) checks
+   * each store's revocations without verifying a token again for each.
+   */
+  withRevocations(read: (companyUuid: string) => Promise<RevocationCheck>): TokenService;
 }
 
 /** Options of `createTokenService`. */
@@ -114,43 +120,48 @@ function canonicalSignature(token: string): boolean {
 export function createTokenService(jwtSecret: string, adminTokenHash: string, options: TokenServiceOptions = {}): TokenService {
   const key = encoder.encode(jwtSecret);
   const adminHash = fromHex(adminTokenHash);
-  const revocations = options.revocations ? createRevocationCache(options.revocations) : undefined;
   // Keyed by the token's signature (its last part): a shorter key to hash on every request. The whole
   // token is compared on a hit, so only the very token that was checked is ever taken as verified.
   const verified = new Map<string, { token: string; claims: CompanyClaims; expiresMs: number }>();
   const keyOf = (token: string) => token.slice(token.lastIndexOf('.') + 1);
-  return {
-    sign: (claims) => new SignJWT(payloadOf(claims)).setProtectedHeader(HEADER).sign(key),
-    async verify(token, now) {
-      // A token checked once is good until it expires: skip jose for it (bounded, oldest dropped first).
-      // This serves the benchmark rows server.read.pg.vs-node-http and mock.inprocess.vs-prism.
-      // Revocation costs a map read per request: the company's revocations are read from the store at
-      // most every few seconds (revocation-cache.ts).
-      const cacheKey = keyOf(token);
-      const known = verified.get(cacheKey);
-      let claims: CompanyClaims;
-      if (known && known.token === token && known.expiresMs > now.getTime()) {
-        claims = known.claims;
-      } else {
-        if (known) verified.delete(cacheKey);
-        claims = await verifyOnce(token, now);
-        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
-        verified.set(cacheKey, { token, claims, expiresMs: claims.expiresAt.getTime() });
-      }
-      if (revocations) {
-        const pending = revocations.get(claims.companyUuid);
-        const revoked = typeof pending === 'function' ? pending : await pending;
-        if (revoked(claims)) throw new HttpError(401, 'Unauthorized: the token has been revoked; ask for a new one');
-      }
-      return claims;
-    },
-    async isAdminToken(token) {
-      return constantTimeEqual(hash(encoder.encode(token)), adminHash);
-    },
-    forgetRevocations(companyUuid) {
-      revocations?.forget(companyUuid);
-    },
-  };
+  return checking(options.revocations ? createRevocationCache(options.revocations) : undefined);
+
+  /** The service checking the revocations of `revocations` (none when undefined). */
+  function checking(revocations: RevocationCache | undefined): TokenService {
+    return {
+      sign: (claims) => new SignJWT(payloadOf(claims)).setProtectedHeader(HEADER).sign(key),
+      async verify(token, now) {
+        // A token checked once is good until it expires: skip jose for it (bounded, oldest dropped first).
+        // This serves the benchmark rows server.read.pg.vs-node-http and mock.inprocess.vs-prism.
+        // Revocation costs a map read per request: the company's revocations are read from the store at
+        // most every few seconds (revocation-cache.ts).
+        const cacheKey = keyOf(token);
+        const known = verified.get(cacheKey);
+        let claims: CompanyClaims;
+        if (known && known.token === token && known.expiresMs > now.getTime()) {
+          claims = known.claims;
+        } else {
+          if (known) verified.delete(cacheKey);
+          claims = await verifyOnce(token, now);
+          if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+          verified.set(cacheKey, { token, claims, expiresMs: claims.expiresAt.getTime() });
+        }
+        if (revocations) {
+          const pending = revocations.get(claims.companyUuid);
+          const revoked = typeof pending === 'function' ? pending : await pending;
+          if (revoked(claims)) throw new HttpError(401, 'Unauthorized: the token has been revoked; ask for a new one');
+        }
+        return claims;
+      },
+      async isAdminToken(token) {
+        return constantTimeEqual(hash(encoder.encode(token)), adminHash);
+      },
+      forgetRevocations(companyUuid) {
+        revocations?.forget(companyUuid);
+      },
+      withRevocations: (read) => checking(createRevocationCache(read)),
+    };
+  }
 
   async function verifyOnce(token: string, now: Date): Promise<CompanyClaims> {
     if (!canonicalSignature(token)) throw new HttpError(401, 'Unauthorized: the token signature is invalid (not canonical base64url)');

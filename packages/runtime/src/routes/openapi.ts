@@ -1,5 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { Env } from './register.ts';
+import type { Env } from '../context.ts';
 
 type OpenApiDocument = ReturnType<typeof import('@engagekit/contract/document').createOpenApiDocument>;
 let document: Promise<OpenApiDocument> | undefined;

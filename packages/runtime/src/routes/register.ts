@@ -12,20 +12,19 @@ import {
 } from '@engagekit/contract';
 import type { Context, Hono, Handler as HonoHandler, MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
-import type { RequestContext } from '../context.ts';
+import type { Env, RequestContext } from '../context.ts';
 import { isIdempotencyKey, runIdempotent } from '../domain/idempotency.ts';
 import { jsonAnswer } from '../http/answer.ts';
 import { bearerToken, sha256Hex } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { errorBody, HttpError, validationError } from '../http/errors.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
 import { requiredMessage, toIssue } from '../http/validate.ts';
 import type { Store } from '../store/ports.ts';
 import type { CompanyRecord } from '../store/types.ts';
 import type { Handlers } from './types.ts';
 
 /** Who is calling: the admin, a company's token (its company and scopes), or nobody (public operations). */
-export interface Caller {
+interface Caller {
   admin: boolean;
   companyUuid: string | null;
   scopes: Scope[];
@@ -34,25 +33,12 @@ export interface Caller {
 }
 
 /** A request's input once validated, with the body as it was sent (an Idempotency-Key compares it). */
-export interface OperationInput {
+interface OperationInput {
   params: unknown;
   query: unknown;
   body: unknown;
   rawBody: unknown;
 }
-
-/** What the middleware of a request leaves for the next (read with `c.get`: `c.var` copies them all each time). */
-export type Env = {
-  Variables: {
-    requestId: string;
-    ctx: RequestContext;
-    /** The operation a request named, and its JSON body once read: for `onAnswered`. */
-    operationId: string;
-    body: unknown;
-    /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
-    page: boolean;
-  };
-};
 
 type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
 
@@ -61,9 +47,9 @@ type Handler = (input: unknown) => Promise<{ status: number; body: unknown }>;
  * form of agency calls): `answer`, which runs the steps of the request in order, behind
  * `documentedOnly` when the app checks its answers (`validateResponses`).
  */
-export function registerOperations(app: Hono<Env>, handlers: Handlers, limiter: RateLimiter, options: { validateResponses?: boolean | undefined } = {}): void {
+export function registerOperations(app: Hono<Env>, handlers: Handlers, options: { validateResponses?: boolean | undefined } = {}): void {
   for (const op of Object.values(operations) as OperationSpec[]) {
-    const answerOp = answer(op, handlers[op.operationId as keyof Handlers] as unknown as Handler, limiter);
+    const answerOp = answer(op, handlers[op.operationId as keyof Handlers] as unknown as Handler);
     // The `/{uuid}/agency/...` form of agency paths reaches these routes too: the app routes on the path without it.
     for (const method of [op.method, ...(op.alsoAccepts ?? [])]) {
       const path = toColonPath(op.path);
@@ -96,12 +82,12 @@ function documentedOnly(op: OperationSpec, method: HttpMethod): MiddlewareHandle
  * app's `onError` answers. The steps are plain functions called in turn, not a middleware each: this
  * serves the row mock.inprocess.vs-prism, where the layers cost more than the steps' own work.
  */
-export function answer(op: OperationSpec, handler: Handler, limiter: RateLimiter): HonoHandler<Env> {
+function answer(op: OperationSpec, handler: Handler): HonoHandler<Env> {
   return async (c) => {
     c.set('operationId', op.operationId);
     const ctx = c.get('ctx');
     const caller = await authenticate(op, c.req.raw, ctx);
-    rateLimit(limiter, caller, ctx);
+    rateLimit(caller, ctx);
     const input = await validate(op, c);
     const company = await resolveCompany(op, ctx, caller, input);
     authorize(op, caller, company, input);
@@ -110,7 +96,7 @@ export function answer(op: OperationSpec, handler: Handler, limiter: RateLimiter
 }
 
 /** 401 unless the operation is public or its bearer token is one it takes: who is calling. */
-export async function authenticate(op: OperationSpec, request: Request, ctx: RequestContext): Promise<Caller> {
+async function authenticate(op: OperationSpec, request: Request, ctx: RequestContext): Promise<Caller> {
   if (op.auth.kind === 'public') return { admin: false, companyUuid: null, scopes: [], token: null };
   const token = bearerToken(request);
   if (op.auth.kind !== 'company' && (await ctx.tokens.isAdminToken(token))) return { admin: true, companyUuid: null, scopes: [], token };
@@ -124,19 +110,19 @@ export async function authenticate(op: OperationSpec, request: Request, ctx: Req
  * operations. Not the token's text: a company's tokens share one bucket, so issuing more tokens (or
  * spelling one another way) buys no more requests.
  */
-export function rateLimitKey(caller: Caller): string | null {
+function rateLimitKey(caller: Caller): string | null {
   if (caller.admin) return 'admin';
   return caller.companyUuid === null ? null : `company:${caller.companyUuid}`;
 }
 
 /** 429 with Retry-After when the caller (its company, or the admin) has no request left this minute. */
-export function rateLimit(limiter: RateLimiter, caller: Caller, ctx: RequestContext): void {
+function rateLimit(caller: Caller, ctx: RequestContext): void {
   const key = rateLimitKey(caller);
-  if (key !== null) limiter.take(key, ctx.now.getTime());
+  if (key !== null) ctx.limiter.take(key, ctx.now.getTime());
 }
 
 /** 400 naming the bad fields of the params, query and body at once (the first MAX_ISSUES, with their count); the input once valid. Sets `body` (for `onAnswered`) as soon as it is read. */
-export async function validate(op: OperationSpec, c: Context<Env>): Promise<OperationInput> {
+async function validate(op: OperationSpec, c: Context<Env>): Promise<OperationInput> {
   const request = c.req.raw;
   const rawParams = c.req.param() as Record<string, string>;
   const rawQuery: Record<string, string> = {};
@@ -182,7 +168,7 @@ function namedUuid(input: OperationInput): string | undefined {
  * The company the call acts for: the one an agency or admin call names (404 when unknown), or for
  * order calls the token's own (401 when it no longer exists); null when none.
  */
-export async function resolveCompany(op: OperationSpec, ctx: RequestContext, caller: Caller, input: OperationInput): Promise<CompanyRecord | null> {
+async function resolveCompany(op: OperationSpec, ctx: RequestContext, caller: Caller, input: OperationInput): Promise<CompanyRecord | null> {
   if (op.auth.kind === 'company' && op.surface !== 'agency') {
     const company = await ctx.company(caller.companyUuid as string);
     if (!company) throw new HttpError(401, 'Unauthorized: the token’s company no longer exists');
@@ -200,7 +186,7 @@ export async function resolveCompany(op: OperationSpec, ctx: RequestContext, cal
  * operation's scope: every kind of auth a company token may call (`company`, `admin-or-company`) is
  * checked here, scope and company together. The admin token passes (it was let in by `authenticate`).
  */
-export function authorize(op: OperationSpec, caller: Caller, company: CompanyRecord | null, input: OperationInput): void {
+function authorize(op: OperationSpec, caller: Caller, company: CompanyRecord | null, input: OperationInput): void {
   if (op.auth.kind === 'public' || op.auth.kind === 'admin' || caller.admin) return;
   // An order call's company is the token's own (resolveCompany); any other names one, which must be the token's.
   if (!company || company.uuid !== caller.companyUuid) throw new HttpError(403, 'Forbidden: the token belongs to another company');
@@ -216,7 +202,7 @@ export function authorize(op: OperationSpec, caller: Caller, company: CompanyRec
 }
 
 /** Runs the operation's handler (once per Idempotency-Key, a retry answering as the first request did) and answers. */
-export async function run(
+async function run(
   op: OperationSpec,
   handler: Handler,
   request: Request,

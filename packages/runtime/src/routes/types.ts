@@ -17,7 +17,7 @@ type SuccessStatus<K extends OperationId> = keyof Responses<K> & number;
 type ResponseBody<K extends OperationId, S extends SuccessStatus<K>> = Responses<K>[S] extends { schema: infer T extends z.ZodType } ? z.input<T> : never;
 
 /** What a handler receives: validated input, the company it acts for, and the request context. */
-export interface HandlerInput<K extends OperationId> {
+interface HandlerInput<K extends OperationId> {
   params: Out<Operations[K] extends { params: infer P } ? P : undefined>;
   query: Out<Operations[K] extends { query: infer Q } ? Q : undefined>;
   body: Out<Operations[K] extends { body: infer B } ? B : undefined>;
@@ -27,7 +27,7 @@ export interface HandlerInput<K extends OperationId> {
 }
 
 /** What a handler answers: a success status of the operation and the body the contract gives it. */
-export type HandlerResult<K extends OperationId> = { [S in SuccessStatus<K>]: { status: S; body: ResponseBody<K, S> } }[SuccessStatus<K>];
+type HandlerResult<K extends OperationId> = { [S in SuccessStatus<K>]: { status: S; body: ResponseBody<K, S> } }[SuccessStatus<K>];
 
 /** One handler for every operation of the contract: a missing one is a compile error. */
 export type Handlers = { [K in OperationId]: (input: HandlerInput<K>) => Promise<HandlerResult<K>> };

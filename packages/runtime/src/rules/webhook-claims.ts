@@ -8,7 +8,7 @@
  */
 
 /** What `fairClaimOrder` reads of a due delivery. */
-export interface DueDelivery {
+interface DueDelivery {
   id: string;
   company_uuid: string;
   endpoint_id: string;
@@ -16,7 +16,7 @@ export interface DueDelivery {
 }
 
 /** How many deliveries a claim may take of one endpoint and of one company, counting those held under live leases. */
-export interface ClaimShares {
+interface ClaimShares {
   limit: number;
   perEndpoint: number;
   perCompany: number;

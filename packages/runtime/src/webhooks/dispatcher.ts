@@ -1,7 +1,8 @@
 import { type Clock, systemClock } from '../clock.ts';
-import { type HostResolver, type Logger, silentLogger } from '../context.ts';
+import type { HostResolver } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
 import { createLeases, type Leases } from '../leases.ts';
+import { type Logger, silentLogger } from '../logger.ts';
 import type { Store } from '../store/ports.ts';
 import type { AttemptOutcome, ClaimedDelivery, DeliveryRecord, DeliveryTaker } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';

@@ -13,20 +13,20 @@ import type { Call, CallInit, Transport } from './setup.ts';
  * What an openapi-fetch call resolves to: `data` of a success (typed as the operation's JSON; a resource
  * call asks for it as text), or the parsed body of an error as `error`, with the answer.
  */
-export interface FetchResult {
+interface FetchResult {
   data?: unknown;
   error?: unknown;
   response: Response;
 }
 
 /** The body of an operation's successful answer (its envelope). */
-export type BodyOf<R extends FetchResult> = NonNullable<R['data']>;
+type BodyOf<R extends FetchResult> = NonNullable<R['data']>;
 
 /** The envelope's `data` of an operation's successful answer: what its method resolves to. */
-export type DataOf<R extends FetchResult> = BodyOf<R> extends { data: infer D } ? D : never;
+type DataOf<R extends FetchResult> = BodyOf<R> extends { data: infer D } ? D : never;
 
 /** Calls `fn`, turning a synchronous throw (a bad argument) into a rejection, as callers of a promise expect. */
-export function settle<T>(fn: () => Promise<T>): Promise<T> {
+function settle<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return fn();
   } catch (err) {
@@ -42,7 +42,7 @@ const notJson = (operationId: OperationId, cause?: unknown) =>
  * successful answer, checked by the client's `validateResponse`; the `APIError` subclass of an error
  * status; an `EngageError` for a successful answer that is not JSON (a proxy's page, an empty body).
  */
-export async function answer<R extends FetchResult, D = BodyOf<R>>(
+async function answer<R extends FetchResult, D = BodyOf<R>>(
   transport: Transport,
   operationId: OperationId,
   options: RequestOptions | undefined,
@@ -107,7 +107,7 @@ export interface PaginatedPage<Item> extends Page<Item> {
 }
 
 /** The item of a list operation's answer. */
-export type ItemOf<R extends FetchResult> = BodyOf<R> extends { data: (infer I)[] } ? I : never;
+type ItemOf<R extends FetchResult> = BodyOf<R> extends { data: (infer I)[] } ? I : never;
 
 /** Reads a page of an answer `{ data, pagination }`. */
 const paginationStyle = <Item>({ data, pagination: p }: { data: Item[]; pagination: Pagination }) => ({

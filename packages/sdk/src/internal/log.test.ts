@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeFetch, json } from '../../test/helpers/fake-fetch.ts';
 import { createAdminClient } from '../admin-client.ts';
-import { createClient } from '../client.ts';
+import { createClient } from '../create-client.ts';
 import { APIConnectionError, InternalServerError } from '../errors.ts';
 import { createLog, type Logger, type LogLevel } from './log.ts';
 import { send, type TransportDeps } from './transport.ts';

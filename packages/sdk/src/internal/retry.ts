@@ -1,7 +1,7 @@
 /** Retry policy: which answers are retried and how long to wait before the next attempt. Pure functions. */
 
 /** The first backoff, in ms; it doubles every retry. */
-export const INITIAL_RETRY_DELAY_MS = 500;
+const INITIAL_RETRY_DELAY_MS = 500;
 /** The longest computed backoff, in ms. */
 export const MAX_RETRY_DELAY_MS = 8_000;
 /** The longest `Retry-After` honoured, in ms; a longer one is cut to this. */

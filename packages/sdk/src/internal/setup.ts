@@ -11,7 +11,7 @@ import { checkLimits, type RequestOptions, type ResponseValidator } from './requ
 import { type FetchLike, type SendOptions, send, sendCall } from './transport.ts';
 
 /** The options both clients take. */
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: string;
   fetch?: FetchLike | undefined;
   maxRetries?: number | undefined;

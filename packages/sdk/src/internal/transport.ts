@@ -41,7 +41,7 @@ const NULL_BODY_STATUSES = [204, 205, 304];
 const MAX_TIMER_MS = 2_147_483_647;
 
 /** `setTimeout` that an AbortSignal, when given, cuts short (rejecting with the signal's reason). */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
@@ -71,7 +71,7 @@ function connectionDetail(err: unknown): string {
 }
 
 /** How the attempts of one call are run. */
-export interface RetryOptions {
+interface RetryOptions {
   /** Retries after the first attempt. */
   maxRetries: number;
   /** Milliseconds each attempt may take, answer body included. */
@@ -161,7 +161,7 @@ function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeout: nu
  * `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came, and at once with
  * any `EngageError` the attempt throws or `unsent` gives.
  */
-export async function retrying<T extends { response: Response }>(
+async function retrying<T extends { response: Response }>(
   attempt: (signal: AbortSignal) => Promise<T>,
   options: RetryOptions,
   deps: TransportDeps = defaultDeps,
@@ -209,10 +209,10 @@ export async function retrying<T extends { response: Response }>(
 }
 
 /** True for methods that change something, which carry an `Idempotency-Key`. */
-export const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 /** A fresh `Idempotency-Key` for one write and its retries. */
-export const newIdempotencyKey = () => `engagekit-${randomId()}`;
+const newIdempotencyKey = () => `engagekit-${randomId()}`;
 
 /** The body of a request, to send on every attempt: JSON as text (as the resources have always sent it), anything else as bytes. */
 async function replayableBody(request: Request): Promise<string | ArrayBuffer | undefined> {
