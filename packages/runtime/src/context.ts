@@ -8,7 +8,6 @@ import type { Logger } from './logger.ts';
 import type { Store } from './store/ports.ts';
 import type { CompanyRecord, WriteContext } from './store/types.ts';
 
-
 /** Settings of the app itself (a process's own settings, such as the reference server's environment, live with it). */
 export interface AppConfig {
   /** HS256 key for company JWTs, at least 32 characters. */

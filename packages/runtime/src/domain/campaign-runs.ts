@@ -10,9 +10,9 @@
  * other message it had recorded is sent.
  */
 import type { Clock } from '../clock.ts';
-import type { Logger } from '../logger.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { Leases } from '../leases.ts';
+import type { Logger } from '../logger.ts';
 import type { Store } from '../store/ports.ts';
 import {
   type CampaignRecord,
