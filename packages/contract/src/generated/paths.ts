@@ -1109,7 +1109,7 @@ export interface components {
             wam_id: string | null;
             status: components["schemas"]["TemplateStatus"];
             /**
-             * @description Why the template failed, null when submitted.
+             * @description Set when the template `failed` (why), when WhatsApp rejected it (its reason) and when WhatsApp flagged it (its reason, the status unchanged); null otherwise.
              * @example null
              */
             reason: string | null;
@@ -1127,10 +1127,11 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description `submitted`: given with a `wam_id`, in review at WhatsApp (its PENDING). `approved`, `rejected`, `paused`, `disabled`: as WhatsApp last reported it (a reinstated template is `approved` again). `failed`: submitted without a `wam_id`.
          * @example submitted
          * @enum {string}
          */
-        TemplateStatus: "submitted" | "failed";
+        TemplateStatus: "submitted" | "approved" | "rejected" | "paused" | "disabled" | "failed";
         CampaignEnvelope: {
             /** @constant */
             success: true;

@@ -1,7 +1,11 @@
-/** WhatsApp templates: a submitted template is kept per (name, phone number), with its status. */
-import type { SubmitTemplateBody } from '@engagekit/contract';
+/**
+ * WhatsApp templates: a submitted template is kept per (name, phone number), with its status at
+ * WhatsApp, which WhatsApp's review reports move (`applyTemplateStatus`).
+ */
+import type { SubmitTemplateBody, TemplateStatus } from '@engagekit/contract';
 import type { Store } from '../store/ports.ts';
-import type { CompanyRecord, TemplateRecord, WriteContext } from '../store/types.ts';
+import type { CompanyRecord, Page, PageRequest, TemplateRecord, WriteContext } from '../store/types.ts';
+import type { TemplateStatusUpdate } from './channel.ts';
 
 /**
  * Stores or updates the template (name, phone number) of the company. With a `wam_id` (WhatsApp's
@@ -20,4 +24,40 @@ export function submitTemplate(store: Store, write: WriteContext, company: Compa
     created_at: now,
     updated_at: now,
   });
+}
+
+/** The company's templates, a page of them, oldest first. */
+export function listTemplates(store: Store, company: CompanyRecord, page: PageRequest): Promise<Page<TemplateRecord>> {
+  return store.listTemplates(company.uuid, page);
+}
+
+/**
+ * What each of WhatsApp's template events makes of a template: its new status (null keeps the one it
+ * has), and whether the event's reason is kept (otherwise the reason is cleared).
+ */
+const TEMPLATE_EVENTS: Readonly<Record<string, { status: TemplateStatus | null; keepsReason: boolean }>> = {
+  PENDING: { status: 'submitted', keepsReason: false },
+  APPROVED: { status: 'approved', keepsReason: false },
+  REJECTED: { status: 'rejected', keepsReason: true },
+  PAUSED: { status: 'paused', keepsReason: false },
+  DISABLED: { status: 'disabled', keepsReason: false },
+  REINSTATED: { status: 'approved', keepsReason: false },
+  FLAGGED: { status: null, keepsReason: true },
+};
+
+/**
+ * Applies a status WhatsApp reported for a template (`message_template_status_update`) to every
+ * company's template with that `wam_id`: PENDING -> `submitted`, APPROVED and REINSTATED ->
+ * `approved`, REJECTED -> `rejected` with its reason, PAUSED -> `paused`, DISABLED -> `disabled`;
+ * FLAGGED keeps the status and sets the reason. Any other event changes nothing. Resolves to how many
+ * templates changed.
+ *
+ * @example
+ * await applyTemplateStatus(store, { wamId: '1234567890', event: 'APPROVED', reason: null }, new Date().toISOString());
+ */
+export async function applyTemplateStatus(store: Store, update: TemplateStatusUpdate, now: string): Promise<number> {
+  const effect = Object.hasOwn(TEMPLATE_EVENTS, update.event) ? TEMPLATE_EVENTS[update.event] : undefined;
+  if (!effect) return 0;
+  const reason = effect.keepsReason && update.reason ? update.reason : null;
+  return store.setTemplateStatus(update.wamId, effect.status, reason, now);
 }
