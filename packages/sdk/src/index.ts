@@ -20,6 +20,7 @@ export {
   type LogLevel,
   type RequestOptions,
   type ResponseValidator,
+  type TemplatePage,
 } from './client.ts';
 export {
   APIConnectionError,

@@ -31,9 +31,29 @@ export interface paths {
         put?: never;
         /**
          * Submit a template
-         * @description Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted`; without it, `failed` with a reason. Needs a company token with the `agency` scope.
+         * @description Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted` until WhatsApp reports its review (`approved`, `rejected`, `paused`, `disabled`); without it, `failed` with a reason. Needs a company token with the `agency` scope.
          */
         post: operations["submitTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List templates
+         * @description The company’s templates, oldest first (by creation time, then in the order they were made), each with its status at WhatsApp and the reason of a failure, rejection or flag. Takes the admin token, or a company token of this company with the `agency` scope.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1132,6 +1152,37 @@ export interface components {
          * @enum {string}
          */
         TemplateStatus: "submitted" | "approved" | "rejected" | "paused" | "disabled" | "failed";
+        TemplateListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Templates retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Template"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Where this page sits in the list. */
+        Pagination: {
+            /**
+             * @description Items in the whole list.
+             * @example 100
+             */
+            total: number;
+            /**
+             * @description This page, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Items a page.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description Pages in the whole list.
+             * @example 10
+             */
+            totalPages: number;
+        };
         CampaignEnvelope: {
             /** @constant */
             success: true;
@@ -1203,29 +1254,6 @@ export interface components {
             message: string;
             data: components["schemas"]["Campaign"][];
             pagination: components["schemas"]["Pagination"];
-        };
-        /** @description Where this page sits in the list. */
-        Pagination: {
-            /**
-             * @description Items in the whole list.
-             * @example 100
-             */
-            total: number;
-            /**
-             * @description This page, from 1.
-             * @example 1
-             */
-            page: number;
-            /**
-             * @description Items a page.
-             * @example 10
-             */
-            limit: number;
-            /**
-             * @description Pages in the whole list.
-             * @example 10
-             */
-            totalPages: number;
         };
         CustomerListEnvelope: {
             /** @constant */
@@ -2151,6 +2179,107 @@ export interface operations {
             };
             /** @description The body is not JSON, or its Content-Type names a charset other than UTF-8 (`utf-8` or `utf8`, in any case). */
             415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateListEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -2,14 +2,14 @@ import { createCampaign, getCampaign, listCampaigns } from '../domain/campaigns.
 import { listCustomers } from '../domain/customers.ts';
 import { buildReport } from '../domain/reports.ts';
 import { syncCompany } from '../domain/sync.ts';
-import { submitTemplate } from '../domain/templates.ts';
+import { listTemplates, submitTemplate } from '../domain/templates.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, paging, presentCampaign, presentCustomer, presentTemplate } from '../http/present.ts';
 import type { HandlersFor } from './types.ts';
 
-/** The seven agency operations. */
+/** The seven agency operations, and the list of a company's templates. */
 export const agencyHandlers: HandlersFor<
-  'sync' | 'submitTemplate' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
+  'sync' | 'submitTemplate' | 'listTemplates' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
 > = {
   async sync({ company, ctx }) {
     const data = await syncCompany(ctx.store, ctx.write, company);
@@ -19,6 +19,12 @@ export const agencyHandlers: HandlersFor<
   async submitTemplate({ company, body, ctx }) {
     const template = await submitTemplate(ctx.store, ctx.write, company, body);
     return { status: 200, body: { success: true, message: 'Template data processed successfully', data: presentTemplate(template) } };
+  },
+
+  async listTemplates({ company, query, ctx }) {
+    const { items, total } = await listTemplates(ctx.store, company, query);
+    const data = items.map(presentTemplate);
+    return { status: 200, body: { success: true, message: 'Templates retrieved successfully.', data, pagination: pagination(total, query.page, query.limit) } };
   },
 
   async createCampaign({ company, body, ctx }) {
