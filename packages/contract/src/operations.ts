@@ -119,7 +119,7 @@ export const operations = {
     path: '/agency/createCampaign',
     summary: 'Create a campaign',
     description:
-      'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409).',
+      'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). A server that sends through WhatsApp also requires the template to be usable: submitted by the company (on any phone number) and not every submission of it `rejected`, `paused`, `disabled` or `failed`; otherwise a 400 with code `template_not_usable`.',
     query: UuidQuery,
     body: CreateCampaignBody,
     responses: { 201: { description: 'The campaign was created.', schema: CampaignEnvelope } },

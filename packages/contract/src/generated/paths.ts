@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign
-         * @description Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). Needs a company token with the `agency` scope.
+         * @description Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). A server that sends through WhatsApp also requires the template to be usable: submitted by the company (on any phone number) and not every submission of it `rejected`, `paused`, `disabled` or `failed`; otherwise a 400 with code `template_not_usable`. Needs a company token with the `agency` scope.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -1074,7 +1074,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -2002,7 +2002,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2116,7 +2116,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2248,7 +2248,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2351,7 +2351,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2482,7 +2482,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2581,7 +2581,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2681,7 +2681,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2777,7 +2777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2887,7 +2887,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3011,7 +3011,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3145,7 +3145,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3279,7 +3279,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3403,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3460,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3540,7 +3540,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3647,7 +3647,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3738,7 +3738,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3831,7 +3831,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3951,7 +3951,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokensRevokedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4053,7 +4053,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4157,7 +4157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportCustomersEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4279,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4382,7 +4382,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4511,7 +4511,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4612,7 +4612,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4728,7 +4728,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4864,7 +4864,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5000,7 +5000,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5133,7 +5133,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5236,7 +5236,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

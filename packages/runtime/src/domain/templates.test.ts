@@ -1,10 +1,11 @@
-/** Templates: what WhatsApp's status events make of them. */
+/** Templates: what WhatsApp's status events make of them, and when a campaign may use one. */
 import type { TemplateStatus } from '@engagekit/contract';
 import { describe, expect, it } from 'vitest';
 import { company, writer } from '../../test/store/conformance-fixtures.ts';
 import { createMemoryStore } from '../store/memory/store.ts';
 import type { Store } from '../store/ports.ts';
 import type { CompanyRecord } from '../store/types.ts';
+import { createCampaign, type NewCampaign } from './campaigns.ts';
 import { applyTemplateStatus, listTemplates, submitTemplate } from './templates.ts';
 
 async function withTemplate(status?: TemplateStatus, reason: string | null = null) {
@@ -62,5 +63,53 @@ describe('applyTemplateStatus', () => {
     const before = await theTemplate(store, co);
     expect(await applyTemplateStatus(store, { wamId: 'wam-unknown', event: 'APPROVED', reason: null }, w.tick())).toBe(0);
     expect(await theTemplate(store, co)).toEqual(before);
+  });
+});
+
+describe('createCampaign with requireUsableTemplates', () => {
+  const campaign = (template_name: string): NewCampaign => ({
+    name: `launch ${template_name}`,
+    schedule_type: 'once',
+    schedule: '2026-01-05T09:00:00.000Z',
+    template_payload: { template_name, language: 'en', header_variable: [], body_variable: [], variables: {} },
+  });
+  const strict = { requireUsableTemplates: true };
+
+  it('refuses a template the company never submitted, naming none of its statuses', async () => {
+    const { store, co, w } = await withTemplate();
+    expect(await createCampaign(store, w.ctx, co, campaign('never'), strict)).toEqual({ outcome: 'template_not_usable', templateName: 'never', statuses: [] });
+  });
+
+  it.each(['rejected', 'paused', 'disabled', 'failed'] as const)('refuses a template whose every submission is %s', async (status) => {
+    const { store, co, w } = await withTemplate(status);
+    expect(await createCampaign(store, w.ctx, co, campaign('welcome'), strict)).toEqual({
+      outcome: 'template_not_usable',
+      templateName: 'welcome',
+      statuses: [status],
+    });
+  });
+
+  it.each(['submitted', 'approved'] as const)('takes a %s template', async (status) => {
+    const { store, co, w } = await withTemplate(status);
+    expect(await createCampaign(store, w.ctx, co, campaign('welcome'), strict)).toMatchObject({ outcome: 'created' });
+  });
+
+  it('takes a template usable on one phone number though refused on another', async () => {
+    const { store, co, w } = await withTemplate('rejected');
+    await submitTemplate(store, w.ctx, co, { template_name: 'welcome', phone_number: '+14155550100', wam_id: 'wam-2' });
+    expect(await createCampaign(store, w.ctx, co, campaign('welcome'), strict)).toMatchObject({ outcome: 'created' });
+  });
+
+  it("does not count another company's template", async () => {
+    const { store, w } = await withTemplate('approved');
+    const other = company(2);
+    await store.createCompany(other);
+    expect(await createCampaign(store, w.ctx, other, campaign('welcome'), strict)).toMatchObject({ outcome: 'template_not_usable', statuses: [] });
+  });
+
+  it('keeps the rule of old without the flag: any template name, submitted or not', async () => {
+    const { store, co, w } = await withTemplate('rejected');
+    expect(await createCampaign(store, w.ctx, co, campaign('welcome'))).toMatchObject({ outcome: 'created' });
+    expect(await createCampaign(store, w.ctx, co, campaign('never'))).toMatchObject({ outcome: 'created' });
   });
 });

@@ -1,11 +1,13 @@
 /**
  * WhatsApp templates: a submitted template is kept per (name, phone number), with its status at
- * WhatsApp, which WhatsApp's review reports move (`applyTemplateStatus`).
+ * WhatsApp, which WhatsApp's review reports move (`applyTemplateStatus`); a campaign may require its
+ * template to be usable (`templateUsability`).
  */
 import type { SubmitTemplateBody, TemplateStatus } from '@engagekit/contract';
 import type { Store } from '../store/ports.ts';
 import type { CompanyRecord, Page, PageRequest, TemplateRecord, WriteContext } from '../store/types.ts';
 import type { TemplateStatusUpdate } from './channel.ts';
+import { everyPage } from './every-page.ts';
 
 /**
  * Stores or updates the template (name, phone number) of the company. With a `wam_id` (WhatsApp's
@@ -60,4 +62,22 @@ export async function applyTemplateStatus(store: Store, update: TemplateStatusUp
   if (!effect) return 0;
   const reason = effect.keepsReason && update.reason ? update.reason : null;
   return store.setTemplateStatus(update.wamId, effect.status, reason, now);
+}
+
+/** Statuses a template cannot be sent in. */
+const UNUSABLE: ReadonlySet<TemplateStatus> = new Set<TemplateStatus>(['rejected', 'paused', 'disabled', 'failed']);
+
+/**
+ * Whether a campaign may send the company's template `templateName`: `usable` when the company
+ * submitted it (on any phone number) and some submission of it is neither `rejected`, `paused`,
+ * `disabled` nor `failed`; otherwise why not: never submitted, or the statuses of its submissions.
+ */
+export async function templateUsability(
+  store: Store,
+  company: CompanyRecord,
+  templateName: string,
+): Promise<{ usable: true } | { usable: false; statuses: TemplateStatus[] }> {
+  const named = (await everyPage((p) => listTemplates(store, company, p))).filter((t) => t.template_name === templateName);
+  if (named.some((t) => !UNUSABLE.has(t.status))) return { usable: true };
+  return { usable: false, statuses: [...new Set(named.map((t) => t.status))] };
 }

@@ -7,6 +7,18 @@ import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, paging, presentCampaign, presentCustomer, presentTemplate } from '../http/present.ts';
 import type { HandlersFor } from './types.ts';
 
+/** The 400 of a campaign whose template may not be sent: never submitted, or every submission of it refused. */
+function templateNotUsable(name: string, statuses: readonly string[]): HttpError {
+  const problem =
+    statuses.length === 0
+      ? `the template "${name}" was never submitted: submit it (POST /agency/template) with its wam_id first`
+      : `the template "${name}" is ${statuses.join(' or ')} on every phone number it was submitted for, so no campaign can send it`;
+  return new HttpError(400, `Template not usable: ${problem}`, {
+    code: 'template_not_usable',
+    issues: [{ path: 'template_payload.template_name', message: problem }],
+  });
+}
+
 /** The seven agency operations, and the list of a company's templates. */
 export const agencyHandlers: HandlersFor<
   'sync' | 'submitTemplate' | 'listTemplates' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
@@ -28,8 +40,9 @@ export const agencyHandlers: HandlersFor<
   },
 
   async createCampaign({ company, body, ctx }) {
-    const created = await createCampaign(ctx.store, ctx.write, company, body);
+    const created = await createCampaign(ctx.store, ctx.write, company, body, { requireUsableTemplates: ctx.config.requireUsableTemplates });
     if (created.outcome === 'schedule_refused') throw validationError([{ path: 'schedule', message: created.problem }]);
+    if (created.outcome === 'template_not_usable') throw templateNotUsable(created.templateName, created.statuses);
     if (created.outcome === 'name_taken') {
       throw new HttpError(409, 'Campaign name already exists', { issues: [{ path: 'name', message: `a campaign named "${body.name}" already exists` }] });
     }
