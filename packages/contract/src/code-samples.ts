@@ -32,6 +32,10 @@ export const sdkCalls: Record<OperationId | 'orderEvent', { caller: Caller; call
     caller: 'client',
     call: `const template = await client.templates.submit({ template_name: 'welcome', phone_number: '6363978748', wam_id: 'wamid.HBgL' });\nconsole.log(template.status);`,
   },
+  listTemplates: {
+    caller: 'client',
+    call: 'for await (const template of client.templates.list()) {\n  console.log(template.template_name, template.status, template.reason);\n}',
+  },
   createCampaign: {
     caller: 'client',
     call: `const campaign = await client.campaigns.create({

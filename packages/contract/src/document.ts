@@ -26,7 +26,7 @@ const RetryAfterHeader = z.string().meta({ description: 'Seconds to wait before 
 const errorMeta: Record<ErrorStatus, { description: string; example: string }> = {
   400: {
     description:
-      'The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all).',
+      'The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all).',
     example: 'Invalid request: phoneNumber must be an E.164 phone number',
   },
   401: { description: 'The token is missing, malformed, expired or badly signed.', example: 'Unauthorized: missing bearer token' },
@@ -239,7 +239,8 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
     tags: [
       {
         name: 'Agency',
-        description: 'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope.',
+        description:
+          'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope; the template list (`/api/v2/companies/{uuid}/templates`) also takes the admin token.',
       },
       { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
       { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },

@@ -68,6 +68,11 @@ export type ErrorStatus = keyof typeof errorCodes;
 /** Codes that say more than their status's own code, each with the status it comes with. */
 export const specificErrorCodes = {
   idempotency_key_reused: { status: 400, description: 'the Idempotency-Key was used before with another request' },
+  template_not_usable: {
+    status: 400,
+    description:
+      'createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`',
+  },
   idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running; retry after `Retry-After`' },
   too_many_endpoints: {
     status: 409,

@@ -35,6 +35,8 @@ const order = { surface: 'order', auth: { kind: 'company', scope: 'orders' }, ta
 const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as const;
 // Webhook endpoints carry order events (customers' names, phones and addresses): the `orders` scope.
 const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'orders' }, tags: ['Webhooks'] } as const;
+// A company's templates are agency data: the admin token, or the company's own token with the `agency` scope.
+const templatesAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Agency'] } as const;
 
 const CampaignList = z
   .object({
@@ -86,11 +88,27 @@ export const operations = {
     method: 'post',
     path: '/agency/template',
     summary: 'Submit a template',
-    description: 'Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted`; without it, `failed` with a reason.',
+    description:
+      'Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted` until WhatsApp reports its review (`approved`, `rejected`, `paused`, `disabled`); without it, `failed` with a reason.',
     query: UuidQuery,
     body: SubmitTemplateBody,
     responses: {
       200: { description: 'Template data processed successfully.', schema: success(Template, 'Template data processed successfully', 'TemplateEnvelope') },
+    },
+    errors: [],
+  }),
+  listTemplates: defineOperation({
+    ...templatesAdmin,
+    operationId: 'listTemplates',
+    method: 'get',
+    path: '/api/v2/companies/{uuid}/templates',
+    summary: 'List templates',
+    description:
+      'The company’s templates, oldest first (by creation time, then in the order they were made), each with its status at WhatsApp and the reason of a failure, rejection or flag.',
+    params: CompanyParams,
+    query: PageQuery,
+    responses: {
+      200: { description: 'One page of templates.', schema: pagedAdmin(Template, 'TemplateListEnvelope', 'Templates retrieved successfully.') },
     },
     errors: [],
   }),
@@ -101,7 +119,7 @@ export const operations = {
     path: '/agency/createCampaign',
     summary: 'Create a campaign',
     description:
-      'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409).',
+      'Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). A server that sends through WhatsApp also requires the template to be usable: submitted by the company (on any phone number) and not every submission of it `rejected`, `paused`, `disabled` or `failed`; otherwise a 400 with code `template_not_usable`.',
     query: UuidQuery,
     body: CreateCampaignBody,
     responses: { 201: { description: 'The campaign was created.', schema: CampaignEnvelope } },

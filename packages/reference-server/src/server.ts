@@ -155,6 +155,8 @@ export async function startServer(
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       maxWebhookEndpoints: config.WEBHOOK_MAX_ENDPOINTS,
+      // WhatsApp sends only templates it approved: a campaign on one it refused would fail every message.
+      requireUsableTemplates: config.CHANNEL === 'whatsapp',
       version,
     },
     logger,

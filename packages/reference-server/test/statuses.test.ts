@@ -148,6 +148,8 @@ describe('every documented status, provoked', () => {
         return { path: op.path, query: `uuid=${a.uuid}`, token: a.token, ...(op.method === 'post' ? { body: '{}' } : {}) };
       case 'submitTemplate':
         return { path: op.path, query: `uuid=${a.uuid}`, token: a.token, body: json({ template_name: next(), phone_number: '6363978748', wam_id: 'wam' }) };
+      case 'listTemplates':
+        return { path: `/api/v2/companies/${a.uuid}/templates` };
       case 'createCampaign':
         return { path: op.path, query: `uuid=${a.uuid}`, token: a.token, body: json(campaignBody(next())) };
       case 'getCampaign':

@@ -20,6 +20,11 @@ export interface AppConfig {
   webhookAllowPrivate: boolean;
   /** Webhook endpoints a company may have; createWebhook answers 409 `too_many_endpoints` past it. Default `DEFAULT_MAX_WEBHOOK_ENDPOINTS` (20). */
   maxWebhookEndpoints?: number;
+  /**
+   * createCampaign refuses (400 `template_not_usable`) a template the company never submitted or whose
+   * every submission is rejected, paused, disabled or failed: a channel that sends real templates. Default false.
+   */
+  requireUsableTemplates?: boolean;
   /** Check every answer against the contract and fail loudly when it breaks it (tests). */
   validateResponses?: boolean;
   /** The version /api/v2/health reports. */

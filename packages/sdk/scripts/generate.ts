@@ -33,7 +33,7 @@ function operationOf(table: MethodTable, name: string) {
   const found = method && operations.get(method.row.operationId);
   if (!method || !found) throw new Error(`src/methods.ts: ${name} calls ${method?.row.operationId}, which the contract does not have.`);
   const { row } = method;
-  const pathParams = (found.op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+  const pathParams = (found.op.parameters ?? []).filter((p) => p.in === 'path' && !table.bound?.includes(p.name)).map((p) => p.name);
   const paged = (found.op.parameters ?? []).some((p) => p.in === 'query' && p.name === 'page');
   const problems = [
     pathParams.length !== table.leading.length + (row.args ?? []).length && `it has path parameters ${pathParams.join(', ') || '(none)'}`,

@@ -1,6 +1,7 @@
 /** The typed engagekit client's interface (what `createClient` returns), its options and its pages. */
 import type { APIPromise } from './api-promise.ts';
 import type { ApiClient } from './internal/api-client.ts';
+import type { PaginatedPage } from './internal/calls.ts';
 import type { Logger, LogLevel } from './internal/log.ts';
 import type { RequestOptions, ResponseValidator } from './internal/request.ts';
 import type { FetchLike } from './internal/transport.ts';
@@ -19,6 +20,7 @@ import type {
   SubmitTemplateBody,
   SyncResult,
   Template,
+  TemplateListParams,
   UpdateOrderBody,
 } from './types.ts';
 import type { WebhookEndpoints } from './webhook-endpoints.ts';
@@ -79,6 +81,9 @@ export interface CampaignPage extends Page<Campaign> {
   readonly pagination: Pagination;
 }
 
+/** A page of templates, with the answer's `pagination`. */
+export interface TemplatePage extends PaginatedPage<Template> {}
+
 /** A page of customers: the shared page fields plus the answer's `paging` (previous and next page numbers). */
 export interface CustomerPage extends Page<Customer> {
   /** `{ before, after }` as the API sent it. */
@@ -96,8 +101,10 @@ export interface EngageClient {
     sync(options?: RequestOptions): APIPromise<SyncResult>;
   };
   templates: {
-    /** Stores or updates the template `(template_name, phone_number)`: `submitted` with `wam_id`, `failed` without. */
+    /** Stores or updates the template `(template_name, phone_number)`: `submitted` with `wam_id` (until WhatsApp reports its review), `failed` without. */
     submit(body: SubmitTemplateBody, options?: RequestOptions): APIPromise<Template>;
+    /** Lists templates oldest first, each with its status at WhatsApp and its reason: await it for a page, `for await` it for every template. */
+    list(params?: TemplateListParams, options?: ListRequestOptions): PagePromise<Template, TemplatePage>;
   };
   campaigns: {
     /** Creates a campaign. A duplicate name rejects with `ConflictError` (never retried). */

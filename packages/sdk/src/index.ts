@@ -19,6 +19,7 @@ export type {
   LogLevel,
   RequestOptions,
   ResponseValidator,
+  TemplatePage,
 } from './client.ts';
 export { createClient } from './create-client.ts';
 export {

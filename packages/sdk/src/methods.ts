@@ -47,6 +47,8 @@ export interface MethodTable {
   listOptions: string;
   /** Arguments every method takes first, which the README leaves out (the company client binds them). */
   leading: readonly string[];
+  /** Path parameters the client fills in itself, which no signature names (the company client's `uuid`). */
+  bound?: readonly string[];
   methods: MethodGroup;
 }
 
@@ -54,6 +56,7 @@ export interface MethodTable {
 export const clientMethods: MethodTable = {
   listOptions: 'ListRequestOptions',
   leading: [],
+  bound: ['uuid'],
   methods: {
     agency: {
       sync: { operationId: 'sync', doc: 'Re-derives customers from orders and refreshes campaign statuses and report aggregates.', result: 'SyncResult' },
@@ -61,9 +64,14 @@ export const clientMethods: MethodTable = {
     templates: {
       submit: {
         operationId: 'submitTemplate',
-        doc: 'Stores or updates the template `(template_name, phone_number)`: `submitted` with `wam_id`, `failed` without.',
+        doc: 'Stores or updates the template `(template_name, phone_number)`: `submitted` with `wam_id` (until WhatsApp reports its review), `failed` without.',
         body: { type: 'SubmitTemplateBody' },
         result: 'Template',
+      },
+      list: {
+        operationId: 'listTemplates',
+        doc: 'Lists templates oldest first, each with its status at WhatsApp and its reason: await it for a page, `for await` it for every template.',
+        list: { params: 'TemplateListParams', item: 'Template', page: 'TemplatePage' },
       },
     },
     campaigns: {

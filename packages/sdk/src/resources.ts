@@ -29,6 +29,10 @@ export function createResources({ uuid, transport: t, api, webhookSecret }: Reso
     },
     templates: {
       submit: (body, options) => one(t, 'submitTemplate', options, (init) => agency.POST('/agency/template', { ...init, params: { query: { uuid } }, body })),
+      list: (params, options) =>
+        paginatedList(t, 'listTemplates', options, params?.page, (page, init) =>
+          agency.GET('/api/v2/companies/{uuid}/templates', { ...init, params: { path: { uuid }, query: { ...params, page } } }),
+        ),
     },
     campaigns: {
       create: (body, options) =>

@@ -41,6 +41,12 @@ export type UpdateOrderBody = Schemas['OrderChanges'];
 export type Template = Schemas['Template'];
 /** The body of `templates.submit`. */
 export type SubmitTemplateBody = Schemas['TemplateSubmission'];
+/** Where a template stands at WhatsApp: `submitted`, `approved`, `rejected`, `paused`, `disabled`, or `failed` (no `wam_id`). */
+export type TemplateStatus = Schemas['TemplateStatus'];
+/** `page` and `limit` of `templates.list`. */
+export type TemplateListParams = NonNullable<operations['listTemplates']['parameters']['query']>;
+/** The envelope of one page of templates. */
+export type TemplateListResponse = Schemas['TemplateListEnvelope'];
 
 /** The company report: campaigns, message outcomes, customers and orders. */
 export type Report = Schemas['Report'];

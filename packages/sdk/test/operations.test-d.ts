@@ -38,6 +38,7 @@ const methods = {
   // Agency operations, company client.
   sync: client.agency.sync,
   submitTemplate: client.templates.submit,
+  listTemplates: client.templates.list,
   createCampaign: client.campaigns.create,
   getCampaignData: client.campaigns.list,
   getCampaign: client.campaigns.get,

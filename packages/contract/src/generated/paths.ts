@@ -31,9 +31,29 @@ export interface paths {
         put?: never;
         /**
          * Submit a template
-         * @description Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted`; without it, `failed` with a reason. Needs a company token with the `agency` scope.
+         * @description Stores or updates the template `(template_name, phone_number)`. With `wam_id` its status is `submitted` until WhatsApp reports its review (`approved`, `rejected`, `paused`, `disabled`); without it, `failed` with a reason. Needs a company token with the `agency` scope.
          */
         post: operations["submitTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List templates
+         * @description The company’s templates, oldest first (by creation time, then in the order they were made), each with its status at WhatsApp and the reason of a failure, rejection or flag. Takes the admin token, or a company token of this company with the `agency` scope.
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -51,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Create a campaign
-         * @description Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). Needs a company token with the `agency` scope.
+         * @description Creates a broadcast campaign. `days` is required for `recurring`. Every variable the template declares in `header_variable` / `body_variable` needs a value in `variables`, and every value must be declared; otherwise the answer is a 400 naming the variable. Names are unique per company (409). A server that sends through WhatsApp also requires the template to be usable: submitted by the company (on any phone number) and not every submission of it `rejected`, `paused`, `disabled` or `failed`; otherwise a 400 with code `template_not_usable`. Needs a company token with the `agency` scope.
          */
         post: operations["createCampaign"];
         delete?: never;
@@ -1054,7 +1074,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -1109,7 +1129,7 @@ export interface components {
             wam_id: string | null;
             status: components["schemas"]["TemplateStatus"];
             /**
-             * @description Why the template failed, null when submitted.
+             * @description Set when the template `failed` (why), when WhatsApp rejected it (its reason) and when WhatsApp flagged it (its reason, the status unchanged); null otherwise.
              * @example null
              */
             reason: string | null;
@@ -1127,10 +1147,42 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description `submitted`: given with a `wam_id`, in review at WhatsApp (its PENDING). `approved`, `rejected`, `paused`, `disabled`: as WhatsApp last reported it (a reinstated template is `approved` again). `failed`: submitted without a `wam_id`.
          * @example submitted
          * @enum {string}
          */
-        TemplateStatus: "submitted" | "failed";
+        TemplateStatus: "submitted" | "approved" | "rejected" | "paused" | "disabled" | "failed";
+        TemplateListEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example Templates retrieved successfully. */
+            message: string;
+            data: components["schemas"]["Template"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Where this page sits in the list. */
+        Pagination: {
+            /**
+             * @description Items in the whole list.
+             * @example 100
+             */
+            total: number;
+            /**
+             * @description This page, from 1.
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Items a page.
+             * @example 10
+             */
+            limit: number;
+            /**
+             * @description Pages in the whole list.
+             * @example 10
+             */
+            totalPages: number;
+        };
         CampaignEnvelope: {
             /** @constant */
             success: true;
@@ -1202,29 +1254,6 @@ export interface components {
             message: string;
             data: components["schemas"]["Campaign"][];
             pagination: components["schemas"]["Pagination"];
-        };
-        /** @description Where this page sits in the list. */
-        Pagination: {
-            /**
-             * @description Items in the whole list.
-             * @example 100
-             */
-            total: number;
-            /**
-             * @description This page, from 1.
-             * @example 1
-             */
-            page: number;
-            /**
-             * @description Items a page.
-             * @example 10
-             */
-            limit: number;
-            /**
-             * @description Pages in the whole list.
-             * @example 10
-             */
-            totalPages: number;
         };
         CustomerListEnvelope: {
             /** @constant */
@@ -1984,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["SyncEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2098,7 +2127,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2203,6 +2232,107 @@ export interface operations {
             };
         };
     };
+    listTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items a page, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateListEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createCampaign: {
         parameters: {
             query: {
@@ -2232,7 +2362,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2363,7 +2493,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2462,7 +2592,7 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2562,7 +2692,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2658,7 +2788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2768,7 +2898,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2892,7 +3022,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3026,7 +3156,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3160,7 +3290,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3284,7 +3414,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3341,7 +3471,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3421,7 +3551,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3528,7 +3658,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3619,7 +3749,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3712,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3832,7 +3962,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokensRevokedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3934,7 +4064,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedTokenEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4038,7 +4168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportCustomersEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4160,7 +4290,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4263,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4392,7 +4522,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4493,7 +4623,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4609,7 +4739,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4745,7 +4875,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedSecretEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4881,7 +5011,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5014,7 +5144,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryListEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5117,7 +5247,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryEnvelope"];
                 };
             };
-            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

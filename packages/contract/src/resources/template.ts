@@ -21,9 +21,20 @@ export const SubmitTemplateBody = z
   .meta({ id: 'TemplateSubmission' });
 export type SubmitTemplateBody = z.input<typeof SubmitTemplateBody>;
 
-export const TemplateStatus = z.enum(['submitted', 'failed']).meta({ id: 'TemplateStatus', example: 'submitted' });
+/**
+ * Where a template stands: `submitted` (given with a `wam_id`, awaiting WhatsApp's review, which it
+ * calls PENDING), then as WhatsApp reports it: `approved`, `rejected`, `paused`, `disabled`; `failed`
+ * when it was submitted without a `wam_id`.
+ */
+export const TemplateStatus = z.enum(['submitted', 'approved', 'rejected', 'paused', 'disabled', 'failed']).meta({
+  id: 'TemplateStatus',
+  description:
+    '`submitted`: given with a `wam_id`, in review at WhatsApp (its PENDING). `approved`, `rejected`, `paused`, `disabled`: as WhatsApp last reported it (a reinstated template is `approved` again). `failed`: submitted without a `wam_id`.',
+  example: 'submitted',
+});
+export type TemplateStatus = z.infer<typeof TemplateStatus>;
 
-/** A template as stored, keyed by (template_name, phone_number). */
+/** A template as stored, keyed by (template_name, phone_number), with its status at WhatsApp. */
 export const Template = z
   .object({
     id: Id.meta({ example: 'tpl_01JD4Z8Q3T5V' }),
@@ -31,7 +42,11 @@ export const Template = z
     phone_number: z.string().meta({ example: '6363978748' }),
     wam_id: z.string().nullable().meta({ example: 'wamkskdfj-lkskfdkskf' }),
     status: TemplateStatus,
-    reason: z.string().nullable().meta({ description: 'Why the template failed, null when submitted.', example: null }),
+    reason: z.string().nullable().meta({
+      description:
+        'Set when the template `failed` (why), when WhatsApp rejected it (its reason) and when WhatsApp flagged it (its reason, the status unchanged); null otherwise.',
+      example: null,
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

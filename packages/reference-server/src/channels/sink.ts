@@ -1,4 +1,13 @@
-import { applyChannelStatuses, type ChannelStatus, type Clock, createRandomIds, type Logger, type Store, type TemplateStatusUpdate } from '@engagekit/runtime';
+import {
+  applyChannelStatuses,
+  applyTemplateStatus,
+  type ChannelStatus,
+  type Clock,
+  createRandomIds,
+  type Logger,
+  type Store,
+  type TemplateStatusUpdate,
+} from '@engagekit/runtime';
 import { coalesceWrites } from './coalesce.ts';
 
 /** Where a channel's later reports go: message statuses and template reviews, applied to the store. */
@@ -22,7 +31,11 @@ export function channelSink(store: Store, clock: Clock, logger: Logger): Channel
   return {
     applyStatuses,
     async applyTemplateUpdates(updates) {
-      logger.info({ updates: updates.length }, 'template status updates received; not applied: the runtime does not apply them yet');
+      for (const update of updates) {
+        const moved = await applyTemplateStatus(store, update, clock.now().toISOString());
+        if (moved === 0)
+          logger.info({ wamId: update.wamId, event: update.event }, 'template status update for no submitted template (or an event that changes nothing)');
+      }
     },
   };
 }

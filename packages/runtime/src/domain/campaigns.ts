@@ -2,10 +2,11 @@
  * Campaigns: when a campaign runs (once at `schedule`; recurring at each listed day and time in the
  * company's time zone) and what it becomes after a run. How a run goes is campaign-runs.ts.
  */
-import type { Days } from '@engagekit/contract';
+import type { Days, TemplateStatus } from '@engagekit/contract';
 import type { Store } from '../store/ports.ts';
 import { type CampaignRecord, type CompanyRecord, isStoreConflict, type Page, type PageRequest, type WriteContext } from '../store/types.ts';
 import { nextRecurringRun } from './schedule.ts';
+import { templateUsability } from './templates.ts';
 
 /** What a new campaign is made of, as the API takes it. */
 export interface NewCampaign {
@@ -38,17 +39,42 @@ function scheduleProblem(campaign: NewCampaign, timeZone: string): string | null
   return null;
 }
 
-/** What creating a campaign came to: the campaign, why its schedule cannot be kept, or a campaign of that name the company has already. */
-type CampaignCreation = { outcome: 'created'; campaign: CampaignRecord } | { outcome: 'schedule_refused'; problem: string } | { outcome: 'name_taken' };
+/**
+ * What creating a campaign came to: the campaign, why its schedule cannot be kept, a campaign of that
+ * name the company has already, or a template it may not send (the statuses of its submissions; none
+ * when it was never submitted).
+ */
+export type CampaignCreation =
+  | { outcome: 'created'; campaign: CampaignRecord }
+  | { outcome: 'schedule_refused'; problem: string }
+  | { outcome: 'name_taken' }
+  | { outcome: 'template_not_usable'; templateName: string; statuses: TemplateStatus[] };
+
+/** How a deployment creates campaigns. */
+export interface CampaignRules {
+  /** Refuse a campaign whose template is not usable (see `templateUsability`): a channel that sends real templates. Default false. */
+  requireUsableTemplates?: boolean | undefined;
+}
 
 /**
  * Creates a campaign, `scheduled` for its first run, unless its schedule cannot be kept (see
- * SCHEDULE_RANGE) or the company has a campaign of that name (the store's constraint decides, so two
- * requests at once cannot both take it).
+ * SCHEDULE_RANGE), the company has a campaign of that name (the store's constraint decides, so two
+ * requests at once cannot both take it) or, with `rules.requireUsableTemplates`, its template is not usable.
  */
-export async function createCampaign(store: Store, write: WriteContext, company: CompanyRecord, campaign: NewCampaign): Promise<CampaignCreation> {
+export async function createCampaign(
+  store: Store,
+  write: WriteContext,
+  company: CompanyRecord,
+  campaign: NewCampaign,
+  rules: CampaignRules = {},
+): Promise<CampaignCreation> {
   const problem = scheduleProblem(campaign, company.timezone);
   if (problem) return { outcome: 'schedule_refused', problem };
+  if (rules.requireUsableTemplates) {
+    const templateName = campaign.template_payload.template_name;
+    const usability = await templateUsability(store, company, templateName);
+    if (!usability.usable) return { outcome: 'template_not_usable', templateName, statuses: usability.statuses };
+  }
   const next = firstRun(campaign, company.timezone);
   try {
     const created = await store.createCampaign({

@@ -18,6 +18,7 @@ import type {
 import { listCampaigns } from './campaigns.ts';
 import { listCustomers } from './customers.ts';
 import { everyPage } from './every-page.ts';
+import { listTemplates } from './templates.ts';
 import { listDeliveries, listEndpoints } from './webhook-endpoints.ts';
 
 /** Every record of one company, each list oldest first. */
@@ -46,7 +47,7 @@ export async function companyHoldings(store: Store, companyUuid: string): Promis
     orders: await everyPage((p) => store.listOrders(company.uuid, p)),
     campaigns: await everyPage((p) => listCampaigns(store, company, p)),
     customers: await everyPage((p) => listCustomers(store, company, p)),
-    templates: await store.listTemplates(company.uuid),
+    templates: await everyPage((p) => listTemplates(store, company, p)),
     endpoints,
     // An endpoint lists its deliveries newest first: oldest first across them (the sort is stable for equal times).
     deliveries: deliveries.sort(compareCreatedAt),

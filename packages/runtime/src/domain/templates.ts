@@ -1,7 +1,13 @@
-/** WhatsApp templates: a submitted template is kept per (name, phone number), with its status. */
-import type { SubmitTemplateBody } from '@engagekit/contract';
+/**
+ * WhatsApp templates: a submitted template is kept per (name, phone number), with its status at
+ * WhatsApp, which WhatsApp's review reports move (`applyTemplateStatus`); a campaign may require its
+ * template to be usable (`templateUsability`).
+ */
+import type { SubmitTemplateBody, TemplateStatus } from '@engagekit/contract';
 import type { Store } from '../store/ports.ts';
-import type { CompanyRecord, TemplateRecord, WriteContext } from '../store/types.ts';
+import type { CompanyRecord, Page, PageRequest, TemplateRecord, WriteContext } from '../store/types.ts';
+import type { TemplateStatusUpdate } from './channel.ts';
+import { everyPage } from './every-page.ts';
 
 /**
  * Stores or updates the template (name, phone number) of the company. With a `wam_id` (WhatsApp's
@@ -20,4 +26,58 @@ export function submitTemplate(store: Store, write: WriteContext, company: Compa
     created_at: now,
     updated_at: now,
   });
+}
+
+/** The company's templates, a page of them, oldest first. */
+export function listTemplates(store: Store, company: CompanyRecord, page: PageRequest): Promise<Page<TemplateRecord>> {
+  return store.listTemplates(company.uuid, page);
+}
+
+/**
+ * What each of WhatsApp's template events makes of a template: its new status (null keeps the one it
+ * has), and whether the event's reason is kept (otherwise the reason is cleared).
+ */
+const TEMPLATE_EVENTS: Readonly<Record<string, { status: TemplateStatus | null; keepsReason: boolean }>> = {
+  PENDING: { status: 'submitted', keepsReason: false },
+  APPROVED: { status: 'approved', keepsReason: false },
+  REJECTED: { status: 'rejected', keepsReason: true },
+  PAUSED: { status: 'paused', keepsReason: false },
+  DISABLED: { status: 'disabled', keepsReason: false },
+  REINSTATED: { status: 'approved', keepsReason: false },
+  FLAGGED: { status: null, keepsReason: true },
+};
+
+/**
+ * Applies a status WhatsApp reported for a template (`message_template_status_update`) to every
+ * company's template with that `wam_id`: PENDING -> `submitted`, APPROVED and REINSTATED ->
+ * `approved`, REJECTED -> `rejected` with its reason, PAUSED -> `paused`, DISABLED -> `disabled`;
+ * FLAGGED keeps the status and sets the reason. Any other event changes nothing. Resolves to how many
+ * templates changed.
+ *
+ * @example
+ * await applyTemplateStatus(store, { wamId: '1234567890', event: 'APPROVED', reason: null }, new Date().toISOString());
+ */
+export async function applyTemplateStatus(store: Store, update: TemplateStatusUpdate, now: string): Promise<number> {
+  const effect = Object.hasOwn(TEMPLATE_EVENTS, update.event) ? TEMPLATE_EVENTS[update.event] : undefined;
+  if (!effect) return 0;
+  const reason = effect.keepsReason && update.reason ? update.reason : null;
+  return store.setTemplateStatus(update.wamId, effect.status, reason, now);
+}
+
+/** Statuses a template cannot be sent in. */
+const UNUSABLE: ReadonlySet<TemplateStatus> = new Set<TemplateStatus>(['rejected', 'paused', 'disabled', 'failed']);
+
+/**
+ * Whether a campaign may send the company's template `templateName`: `usable` when the company
+ * submitted it (on any phone number) and some submission of it is neither `rejected`, `paused`,
+ * `disabled` nor `failed`; otherwise why not: never submitted, or the statuses of its submissions.
+ */
+export async function templateUsability(
+  store: Store,
+  company: CompanyRecord,
+  templateName: string,
+): Promise<{ usable: true } | { usable: false; statuses: TemplateStatus[] }> {
+  const named = (await everyPage((p) => listTemplates(store, company, p))).filter((t) => t.template_name === templateName);
+  if (named.some((t) => !UNUSABLE.has(t.status))) return { usable: true };
+  return { usable: false, statuses: [...new Set(named.map((t) => t.status))] };
 }

@@ -2,14 +2,26 @@ import { createCampaign, getCampaign, listCampaigns } from '../domain/campaigns.
 import { listCustomers } from '../domain/customers.ts';
 import { buildReport } from '../domain/reports.ts';
 import { syncCompany } from '../domain/sync.ts';
-import { submitTemplate } from '../domain/templates.ts';
+import { listTemplates, submitTemplate } from '../domain/templates.ts';
 import { HttpError, validationError } from '../http/errors.ts';
 import { pagination, paging, presentCampaign, presentCustomer, presentTemplate } from '../http/present.ts';
 import type { HandlersFor } from './types.ts';
 
-/** The seven agency operations. */
+/** The 400 of a campaign whose template may not be sent: never submitted, or every submission of it refused. */
+function templateNotUsable(name: string, statuses: readonly string[]): HttpError {
+  const problem =
+    statuses.length === 0
+      ? `the template "${name}" was never submitted: submit it (POST /agency/template) with its wam_id first`
+      : `the template "${name}" is ${statuses.join(' or ')} on every phone number it was submitted for, so no campaign can send it`;
+  return new HttpError(400, `Template not usable: ${problem}`, {
+    code: 'template_not_usable',
+    issues: [{ path: 'template_payload.template_name', message: problem }],
+  });
+}
+
+/** The seven agency operations, and the list of a company's templates. */
 export const agencyHandlers: HandlersFor<
-  'sync' | 'submitTemplate' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
+  'sync' | 'submitTemplate' | 'listTemplates' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
 > = {
   async sync({ company, ctx }) {
     const data = await syncCompany(ctx.store, ctx.write, company);
@@ -21,9 +33,16 @@ export const agencyHandlers: HandlersFor<
     return { status: 200, body: { success: true, message: 'Template data processed successfully', data: presentTemplate(template) } };
   },
 
+  async listTemplates({ company, query, ctx }) {
+    const { items, total } = await listTemplates(ctx.store, company, query);
+    const data = items.map(presentTemplate);
+    return { status: 200, body: { success: true, message: 'Templates retrieved successfully.', data, pagination: pagination(total, query.page, query.limit) } };
+  },
+
   async createCampaign({ company, body, ctx }) {
-    const created = await createCampaign(ctx.store, ctx.write, company, body);
+    const created = await createCampaign(ctx.store, ctx.write, company, body, { requireUsableTemplates: ctx.config.requireUsableTemplates });
     if (created.outcome === 'schedule_refused') throw validationError([{ path: 'schedule', message: created.problem }]);
+    if (created.outcome === 'template_not_usable') throw templateNotUsable(created.templateName, created.statuses);
     if (created.outcome === 'name_taken') {
       throw new HttpError(409, 'Campaign name already exists', { issues: [{ path: 'name', message: `a campaign named "${body.name}" already exists` }] });
     }

@@ -115,12 +115,21 @@ export interface CustomerPort {
   deleteCustomers(companyUuid: string, ids: string[]): Promise<void>;
 }
 
-/** Campaigns and their templates. */
-export interface CampaignPort {
+/** WhatsApp templates, one per (company, template_name, phone_number), with their status at WhatsApp. */
+export interface TemplatePort {
   /** Inserts or updates the template keyed by (company_uuid, template_name, phone_number); keeps id and created_at on update. */
   upsertTemplate(template: TemplateRecord): Promise<TemplateRecord>;
   /** The company's templates, oldest first (by creation, then in the order they were made). */
-  listTemplates(companyUuid: string): Promise<TemplateRecord[]>;
+  listTemplates(companyUuid: string, page: PageRequest): Promise<Page<TemplateRecord>>;
+  /**
+   * Sets the status (unless `status` is null, which keeps each one's), the reason and `updated_at` of
+   * every template with this `wam_id`, whichever company submitted it; resolves to how many it changed.
+   */
+  setTemplateStatus(wamId: string, status: TemplateRecord['status'] | null, reason: string | null, now: string): Promise<number>;
+}
+
+/** Campaigns. */
+export interface CampaignPort {
   /** Assigns `seq`; throws StoreConflictError('name') when the company has a campaign of that name (a database constraint, not a read-then-write). */
   createCampaign(campaign: Omit<CampaignRecord, 'seq'>): Promise<CampaignRecord>;
   getCampaign(companyUuid: string, id: string): Promise<CampaignRecord | null>;
@@ -317,6 +326,7 @@ export interface Store
     TokenPort,
     OrderPort,
     CustomerPort,
+    TemplatePort,
     CampaignPort,
     CampaignRunPort,
     KeptStatusPort,

@@ -1,14 +1,15 @@
 /**
  * The one conformance suite every `Store` implementation must pass (memory, PGlite, PostgreSQL).
- * Tokens, orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
+ * Templates, tokens, orders, customers and webhooks live in sibling `conformance-*.ts` files; this file is the entry.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/ports.ts';
 import { type CampaignRecord, type MessageRecord, StoreConflictError } from '../../src/store/types.ts';
-import { campaign, company, range, seedCompany, template, writer } from './conformance-fixtures.ts';
+import { campaign, company, range, seedCompany, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
 import { describeStatusConformance } from './conformance-statuses.ts';
+import { describeTemplateConformance } from './conformance-templates.ts';
 import { describeTokenConformance } from './conformance-tokens.ts';
 import { describeWebhookConformance } from './conformance-webhooks.ts';
 
@@ -94,44 +95,6 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect((await store().listCompanies({ page: 2, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO2', 'CO1']);
         expect((await store().listCompanies({ page: 3, limit: 2 })).items.map((c) => c.company_id)).toEqual(['CO5']);
         expect(await store().listCompanies({ page: 4, limit: 2 })).toEqual({ items: [], total: 5 });
-      });
-    });
-
-    describe('templates', () => {
-      it('inserts a template, then updates it in place keeping its id and created_at', async () => {
-        const { uuid } = await seedCompany(store());
-        const w = writer();
-        const first = await store().upsertTemplate(template(uuid, 'tpl_1', w.ctx.now));
-        expect(first).toEqual(template(uuid, 'tpl_1', w.ctx.now));
-        const later = w.tick();
-        const second = await store().upsertTemplate(template(uuid, 'tpl_2', later, { wam_id: null, status: 'failed', reason: 'no wam_id' }));
-        expect(second).toEqual({
-          ...template(uuid, 'tpl_1', w.ctx.now),
-          wam_id: null,
-          status: 'failed',
-          reason: 'no wam_id',
-          created_at: first.created_at,
-          updated_at: later,
-        });
-        const other = await store().upsertTemplate(template(uuid, 'tpl_3', later, { phone_number: '999999' }));
-        expect(other.id).toBe('tpl_3');
-      });
-
-      it("lists a company's templates oldest first, and no other company's", async () => {
-        const a = await seedCompany(store(), 1);
-        const b = await seedCompany(store(), 2);
-        const w = writer();
-        const first = w.ctx.now;
-        const second = w.tick();
-        await store().upsertTemplate(template(a.uuid, 'tpl_b', second, { template_name: 'later' }));
-        await store().upsertTemplate(template(a.uuid, 'tpl_a', first));
-        await store().upsertTemplate(template(b.uuid, 'tpl_c', first));
-        // Made in one instant: in the order they were made, not by id; an update keeps a template's place.
-        await store().upsertTemplate(template(a.uuid, 'tpl_9', second, { template_name: 'same instant', phone_number: '1' }));
-        await store().upsertTemplate(template(a.uuid, 'tpl_0', second, { template_name: 'same instant', phone_number: '2' }));
-        await store().upsertTemplate(template(a.uuid, 'tpl_x', second, { template_name: 'same instant', phone_number: '1', wam_id: 'wam-2' }));
-        expect((await store().listTemplates(a.uuid)).map((t) => t.id)).toEqual(['tpl_a', 'tpl_b', 'tpl_9', 'tpl_0']);
-        expect(await store().listTemplates(company(3).uuid)).toEqual([]);
       });
     });
 
@@ -347,6 +310,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
+    describeTemplateConformance(store);
     describeTokenConformance(store);
     describeOrderConformance(store);
     describeWebhookConformance(store);

@@ -7,7 +7,6 @@ import {
   noMessages,
   pageOffset,
   StoreConflictError,
-  type TemplateRecord,
   topFailureCodes,
 } from '@engagekit/runtime/store';
 import { and, count, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
@@ -17,12 +16,11 @@ import type { SqlConnection } from './connection.ts';
 import { mapUniqueViolation } from './errors.ts';
 import { definedOnly } from './queries.ts';
 import { jsonValue } from './raw.ts';
-import { campaigns, companies, recordColumns, templates } from './schema.ts';
+import { campaigns, companies } from './schema.ts';
 
 const { claim_token: _claimToken, locked_until: _lockedUntil, ...campaignColumnsOnly } = getTableColumns(campaigns);
 /** The columns of a CampaignRecord (the claim columns stay inside the store). */
 export const campaignColumns = campaignColumnsOnly;
-const templateColumns = recordColumns(templates);
 
 /** The largest value of a PostgreSQL `integer` column. */
 const MAX_INT32 = 2_147_483_647;
@@ -112,25 +110,10 @@ async function createCampaign({ db }: SqlConnection, campaign: Omit<CampaignReco
   }
 }
 
-/** The SQL store's campaigns and templates on `conn` (the pool, or one transaction). */
+/** The SQL store's campaigns on `conn` (the pool, or one transaction). */
 export function createSqlCampaigns(conn: SqlConnection): CampaignPort {
   const { db } = conn;
   return {
-    async upsertTemplate(template): Promise<TemplateRecord> {
-      const [row] = await db
-        .insert(templates)
-        .values({ ...template, created_at: iso(template.created_at), updated_at: iso(template.updated_at) })
-        .onConflictDoUpdate({
-          target: [templates.company_uuid, templates.template_name, templates.phone_number],
-          set: { wam_id: sql`excluded.wam_id`, status: sql`excluded.status`, reason: sql`excluded.reason`, updated_at: sql`excluded.updated_at` },
-        })
-        .returning(templateColumns);
-      if (!row) throw new Error('The template was not written.');
-      return row;
-    },
-    async listTemplates(companyUuid) {
-      return db.select(templateColumns).from(templates).where(eq(templates.company_uuid, companyUuid)).orderBy(templates.created_at, templates.created_seq);
-    },
     createCampaign: (campaign) => createCampaign(conn, campaign),
     async getCampaign(companyUuid, id) {
       const [row] = await getCampaignStatement(conn, { companyUuid, id });

@@ -4,7 +4,7 @@
  *
  * Property names are the record field names of `../types.ts`, so rows map onto records without renaming.
  */
-import type { Days, EventType, Scope, TemplatePayload } from '@engagekit/contract';
+import type { Days, EventType, Scope, TemplatePayload, TemplateStatus } from '@engagekit/contract';
 import type { DeliveryRecord, KeptStatusRecord, MessageRecord, OrderRecord } from '@engagekit/runtime/store';
 import { getTableColumns, sql, type Table } from 'drizzle-orm';
 import {
@@ -120,13 +120,17 @@ export const templates = pgTable(
     template_name: text('template_name').notNull(),
     phone_number: text('phone_number').notNull(),
     wam_id: text('wam_id'),
-    status: text('status').$type<'submitted' | 'failed'>().notNull(),
+    status: text('status').$type<TemplateStatus>().notNull(),
     reason: text('reason'),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
     created_seq: createdSeq(),
   },
-  (t) => [unique('templates_company_name_phone_unique').on(t.company_uuid, t.template_name, t.phone_number)],
+  (t) => [
+    unique('templates_company_name_phone_unique').on(t.company_uuid, t.template_name, t.phone_number),
+    // WhatsApp reports a template's status by its id alone (setTemplateStatus).
+    index('templates_wam_id_idx').on(t.wam_id),
+  ],
 );
 
 /** Broadcast campaigns; never deleted, so `seq` stays dense per company. */

@@ -1,4 +1,4 @@
-/** The SQL store: a file per port (settings.ts, companies.ts, ...), composed here with the transaction, its locks and close. */
+/** The SQL store: a file per port (settings.ts, companies.ts, templates.ts, ...), composed here with the transaction, its locks and close. */
 import type { ClaimedDelivery, DispatchPort, Lock, Store } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
 import { builtOnce } from './built-once.ts';
@@ -14,6 +14,7 @@ import { createSqlLeases } from './leases.ts';
 import { createSqlOrders } from './orders.ts';
 import type { Outbox } from './outbox.ts';
 import { createSqlSettings } from './settings.ts';
+import { createSqlTemplates } from './templates.ts';
 import { createSqlTokens } from './tokens.ts';
 import { reportingUnavailable } from './unavailable.ts';
 import { createSqlWebhooks } from './webhooks.ts';
@@ -57,6 +58,7 @@ function sqlPorts(conn: SqlConnection, outbox: Outbox, driver?: SqlDriver): Omit
     ...createSqlTokens(conn),
     ...createSqlOrders(conn, outbox),
     ...createSqlCustomers(conn),
+    ...createSqlTemplates(conn),
     ...createSqlCampaigns(conn),
     ...createSqlCampaignRuns(conn, driver),
     ...createSqlKeptStatuses(conn),

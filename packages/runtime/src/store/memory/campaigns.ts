@@ -1,29 +1,12 @@
 import { copy } from '../copy.ts';
 import type { CampaignPort } from '../ports.ts';
-import { compareCreatedAt, iso, pageOffset } from '../shared.ts';
-import { type CampaignRecord, StoreConflictError, type TemplateRecord } from '../types.ts';
+import { iso, pageOffset } from '../shared.ts';
+import { type CampaignRecord, StoreConflictError } from '../types.ts';
 import { bumpStatus, type MemoryState, page, requireState } from './state.ts';
 
-/** The memory store's campaigns and templates. */
+/** The memory store's campaigns. */
 export function memoryCampaigns(state: MemoryState): CampaignPort {
   return {
-    async upsertTemplate(template) {
-      requireState(state, template.company_uuid);
-      const key = JSON.stringify([template.company_uuid, template.template_name, template.phone_number]);
-      const existing = state.templates.get(key);
-      const record: TemplateRecord = { ...copy(template), created_at: iso(template.created_at), updated_at: iso(template.updated_at) };
-      if (existing) Object.assign(record, { id: existing.id, created_at: existing.created_at });
-      state.templates.set(key, record);
-      return copy(record);
-    },
-    async listTemplates(companyUuid) {
-      // The map holds templates in the order they were made (an update keeps a key's place).
-      return [...state.templates.values()]
-        .filter((t) => t.company_uuid === companyUuid)
-        .sort(compareCreatedAt)
-        .map(copy);
-    },
-
     async createCampaign(campaign) {
       const company = requireState(state, campaign.company_uuid);
       if (company.campaignNames.has(campaign.name)) throw new StoreConflictError('name', `A campaign named "${campaign.name}" exists already.`);

@@ -10,6 +10,7 @@ import { createMemoryIdempotency } from './idempotency.ts';
 import { memoryKeptStatuses } from './kept-statuses.ts';
 import { memoryOrders } from './orders.ts';
 import { bumpStatus, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
+import { memoryTemplates } from './templates.ts';
 import { memoryTokens } from './tokens.ts';
 import { MemoryJournal } from './transaction-journal.ts';
 import { memoryWebhooks } from './webhooks.ts';
@@ -87,6 +88,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
     ...memorySettings(state),
     ...memoryCompanies(state),
     ...memoryTokens(state),
+    ...memoryTemplates(state),
     ...memoryCampaigns(state),
     ...memoryOrders(state),
     ...memoryCustomers(state),

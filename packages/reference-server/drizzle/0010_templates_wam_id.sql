@@ -1,0 +1,1 @@
+CREATE INDEX "templates_wam_id_idx" ON "templates" USING btree ("wam_id");
