@@ -95,5 +95,73 @@ for (const database of ['pglite', 'postgres'] as const) {
         ],
       });
     }, 120_000);
+
+    it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
+      const wa = await createWhatsAppEmulator({ templateReviewMs: 10 });
+      cleanups.push(() => wa.close());
+      const env: Record<string, string> = {
+        PORT: '0',
+        ADMIN_TOKEN,
+        DEMO_COMPANY: '0',
+        LOG_LEVEL: 'silent',
+        CHANNEL: 'whatsapp',
+        WHATSAPP_API_URL: wa.apiUrl,
+        WHATSAPP_ACCESS_TOKEN: wa.accessToken,
+        WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
+        WHATSAPP_APP_SECRET: wa.appSecret,
+        WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+      };
+      if (database === 'postgres') {
+        const db = await freshDatabase('whatsapp_templates');
+        if (!db) throw new Error('DATABASE_URL is needed');
+        env.DATABASE_URL = db.url;
+        cleanups.push(() => db.drop());
+      } else {
+        env.DATA_DIR = await pgliteDataDir('engagekit-whatsapp-');
+      }
+      const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
+      cleanups.push(() => server.close());
+      await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
+      const call = jsonCaller(server.url);
+      const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Templates', company_id: 'TEMPLATES' });
+      const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+
+      // The company creates its templates on WhatsApp's side (here, the emulator's template API) and submits their ids.
+      const created = async (name: string) => {
+        const res = await fetch(`${wa.apiUrl}/${wa.wabaId}/message_templates`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${wa.accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, language: 'en', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}' }] }),
+        });
+        const { id } = (await res.json()) as { id: string };
+        await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: name, phone_number: '15550000000', wam_id: id });
+      };
+      await created('spring_sale');
+      await created('reject_spam');
+      await wa.quiet();
+      const statuses = async () =>
+        Object.fromEntries(
+          (await call('GET', `/api/v2/companies/${company.uuid}/templates`, tok.token)).data.map(
+            (t: { template_name: string; status: string; reason: string | null }) => [t.template_name, [t.status, t.reason]],
+          ),
+        );
+      expect(await statuses()).toEqual({ spring_sale: ['approved', null], reject_spam: ['rejected', 'INVALID_FORMAT'] });
+
+      wa.setTemplateStatus({ name: 'spring_sale', event: 'PAUSED' });
+      await wa.quiet();
+      expect((await statuses()).spring_sale).toEqual(['paused', null]);
+      await expect(
+        call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+          name: 'paused one',
+          schedule_type: 'once',
+          schedule: new Date(Date.now() + 60_000).toISOString(),
+          template_payload: { template_name: 'spring_sale', body_variable: [], variables: {} },
+        }),
+      ).rejects.toThrow(/400 .*template_not_usable.*spring_sale/);
+
+      wa.setTemplateStatus({ name: 'spring_sale', event: 'REINSTATED' });
+      await wa.quiet();
+      expect((await statuses()).spring_sale).toEqual(['approved', null]);
+    }, 60_000);
   });
 }
