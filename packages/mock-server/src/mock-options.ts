@@ -59,6 +59,14 @@ export interface MockApiOptions {
   data?: MockData;
   /** Where the app logs (default: nowhere). */
   logger?: Logger;
+  /**
+   * How the mock's channel reports what became of each message. By default a message's outcome is in the
+   * channel's answer: a campaign's report is complete once its run ends. With `statusDelays` the channel
+   * reports as WhatsApp does: every message is answered `sent`, and its delivered, read or failed status
+   * comes `deliveredMs` (a failure too) or `readMs` later on the mock's clock (with `clock: 'manual'`, as
+   * `mock.clock.advance()` passes them), applied as the server applies WhatsApp's status webhooks.
+   */
+  channel?: { statusDelays?: { deliveredMs?: number; readMs?: number } };
 }
 
 /** The mock's company: ready at once, with a company token (agency and orders scopes, expiring in 2100). */
@@ -84,6 +92,10 @@ export function settingsOf(options: MockApiOptions) {
   const webhookUrl = options.webhooks?.url;
   const urlProblem = webhookUrl === undefined ? null : targetCheckWithoutDns(webhookUrl, true).problem;
   if (urlProblem) throw new TypeError(`webhooks.url ${urlProblem} (given ${JSON.stringify(webhookUrl)}).`);
+  for (const [key, value] of Object.entries(options.channel?.statusDelays ?? {})) {
+    if (!Number.isInteger(value) || (value as number) < 0)
+      throw new TypeError(`channel.statusDelays.${key} must be a whole number of milliseconds, 0 or more (given ${JSON.stringify(value)}).`);
+  }
   const given = { ...DEFAULT_COMPANY, ...options.company };
   // Kept and compared in lower case, as the API compares the uuids it is given.
   const companyRecord = { ...given, uuid: canonicalUuid(given.uuid) };
@@ -110,5 +122,6 @@ export function settingsOf(options: MockApiOptions) {
     webhookSecret: options.webhooks?.secret ?? MOCK_WEBHOOK_SECRET,
     retrySchedule: options.webhooks?.retrySchedule ?? MOCK_RETRY_SCHEDULE,
     logger: options.logger ?? silentLogger,
+    channel: options.channel ?? {},
   };
 }

@@ -23,7 +23,7 @@ import {
   resumeSeededIds,
   type SeededIds,
 } from '@engagekit/runtime';
-import { type ChannelState, createMockChannel, type MockChannel } from './channel.ts';
+import { type ChannelState, createMockChannel, type MockChannel, type MockChannelOptions } from './channel.ts';
 import type { MockClock } from './clock.ts';
 import type { Journal } from './journal.ts';
 import { MOCK_WEBHOOK_URL, type WebhookListener, type WebhookSink } from './webhook-sink.ts';
@@ -53,6 +53,8 @@ interface Shared {
   clock: MockClock & { restart(): void };
   journal: Journal;
   sink: WebhookSink;
+  /** The `channel` option: how the channel reports. */
+  channel: MockChannelOptions;
 }
 
 /** One generation: a store, the runtime over it and the channel, from a start, a reset or a restore. */
@@ -72,7 +74,7 @@ export class Generation {
   constructor(ids: IdGenerator, shared: Shared, app: App, from: MockSnapshot | undefined) {
     this.ids = ids;
     const id = shared.sink.nextGeneration();
-    this.channel = createMockChannel(shared.clock, from?.channel);
+    this.channel = createMockChannel(shared.clock, from?.channel, shared.channel);
     this.endpointMade = from?.endpointMade ?? false;
     this.runtime = createRuntime({
       store: this.store,
