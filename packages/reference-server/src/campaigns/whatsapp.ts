@@ -1,7 +1,7 @@
 import type { ChannelAdapter, OutboundMessage } from '@engagekit/runtime';
 
 /** Settings of the WhatsApp Cloud API channel. */
-export interface WhatsAppOptions {
+interface WhatsAppOptions {
   /** A system-user access token of the WhatsApp Business account. */
   accessToken: string;
   /** The sending phone number's id. */
@@ -15,7 +15,7 @@ export interface WhatsAppOptions {
 const text = (t: string) => ({ type: 'text', text: t });
 
 /** The Cloud API request body for one template message (header, body and carousel cards). */
-export function whatsappTemplateBody(message: OutboundMessage) {
+function whatsappTemplateBody(message: OutboundMessage) {
   const { template } = message;
   const components: Record<string, unknown>[] = [];
   if (template.header.length > 0) components.push({ type: 'header', parameters: template.header.map(text) });

@@ -20,7 +20,7 @@ import { campaigns, companies } from './schema.ts';
 
 const { claim_token: _claimToken, locked_until: _lockedUntil, ...campaignColumnsOnly } = getTableColumns(campaigns);
 /** The columns of a CampaignRecord (the claim columns stay inside the store). */
-export const campaignColumns = campaignColumnsOnly;
+const campaignColumns = campaignColumnsOnly;
 
 /** The largest value of a PostgreSQL `integer` column. */
 const MAX_INT32 = 2_147_483_647;

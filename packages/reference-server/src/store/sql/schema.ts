@@ -30,7 +30,7 @@ const id = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
  * `timestamptz` kept to milliseconds; read back as an ISO-8601 UTC string with milliseconds
  * (both drivers hand it over as PostgreSQL's text form, e.g. `2025-01-15 10:00:00.123+00`).
  */
-export const timestamp = customType<{ data: string; driverData: string | Date }>({
+const timestamp = customType<{ data: string; driverData: string | Date }>({
   dataType: () => 'timestamp (3) with time zone',
   toDriver: (value) => value,
   fromDriver: (value) => pgTimestampToIso(value),
