@@ -26,8 +26,11 @@ export type {
   DispatchPort,
   EndpointRecord,
   EventRecord,
+  FailuresOfCode,
   IdempotencyPort,
   IdempotentBegin,
+  KeptStatusPort,
+  KeptStatusRecord,
   LeasePort,
   Lock,
   LockMode,
@@ -42,14 +45,16 @@ export type {
   PhoneOrders,
   RunChunk,
   SettingsPort,
+  StatusWrite,
   Store,
+  TemplatePort,
   TemplateRecord,
   TokenPort,
   TokenRecord,
   TokenRevocations,
   WebhookPort,
 } from '@engagekit/runtime/store';
-export type { ChannelState, MessageOutcome, MockMessage } from './internal/channel.ts';
+export type { ChannelState, MessageOutcome, MockChannelOptions, MockMessage } from './internal/channel.ts';
 export { type MockClock, parseDuration } from './internal/clock.ts';
 export { controlDocument } from './internal/control-document.ts';
 export type { Fault, FaultOptions } from './internal/faults.ts';
