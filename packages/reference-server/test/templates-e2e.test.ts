@@ -21,6 +21,8 @@ describe(`templates on a server with CHANNEL=whatsapp (${database})`, () => {
       WHATSAPP_API_URL: 'http://127.0.0.1:9',
       WHATSAPP_ACCESS_TOKEN: 'EAAG-templates-test',
       WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_APP_SECRET: 'templates-test-app-secret',
+      WHATSAPP_VERIFY_TOKEN: 'templates-test-verify-token',
     };
     const db = await freshDatabase('templates');
     if (db) {

@@ -97,7 +97,8 @@ for (const database of ['pglite', 'postgres'] as const) {
     }, 120_000);
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
-      const wa = await createWhatsAppEmulator({ templateReviewMs: 10 });
+      // The review comes after the company has submitted the template's id (a review that comes before is not kept).
+      const wa = await createWhatsAppEmulator({ templateReviewMs: 500 });
       cleanups.push(() => wa.close());
       const env: Record<string, string> = {
         PORT: '0',
