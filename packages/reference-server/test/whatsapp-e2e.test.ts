@@ -79,7 +79,8 @@ for (const database of ['pglite', 'postgres'] as const) {
         async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
         { timeout: 60_000, interval: 100 },
       );
-      await wa.quiet();
+      // Every status posted and answered; a slow machine gets time for all of them.
+      await wa.quiet({ timeoutMs: 60_000 });
       expect(wa.messages()).toHaveLength(200);
 
       // Of every 8 customers: 2 fail (131026 and 131042), 6 are sent; 5 delivered (the read without a
@@ -98,7 +99,7 @@ for (const database of ['pglite', 'postgres'] as const) {
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
       // The review comes after the company has submitted the template's id (a review that comes before is not kept).
-      const wa = await createWhatsAppEmulator({ templateReviewMs: 500 });
+      const wa = await createWhatsAppEmulator({ templateReviewMs: 2_000 });
       cleanups.push(() => wa.close());
       const env: Record<string, string> = {
         PORT: '0',
