@@ -47,6 +47,7 @@ export {
   type TokenService,
   type TokenServiceOptions,
 } from './http/auth.ts';
+export { readBodyBytes } from './http/body.ts';
 export { errorBody, HttpError } from './http/errors.ts';
 export { presentCampaign, presentCustomer, presentDelivery, presentEndpoint, presentOrder, presentTemplate } from './http/present.ts';
 export type { RateLimiter } from './http/rate-limit.ts';

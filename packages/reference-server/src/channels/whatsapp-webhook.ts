@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { type AppEnv, type ChannelStatus, HttpError, type Logger, type TemplateStatusUpdate } from '@engagekit/runtime';
+import { type AppEnv, type ChannelStatus, HttpError, type Logger, readBodyBytes, type TemplateStatusUpdate } from '@engagekit/runtime';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import * as z from 'zod';
 
@@ -114,28 +114,6 @@ export function whatsappNotification(body: unknown): WhatsAppNotification {
   return out;
 }
 
-/** The body's bytes, read to at most `limit` (413 past it, on the declared length or while reading). */
-async function readRaw(req: Request, limit: number): Promise<Uint8Array> {
-  const tooLarge = () => new HttpError(413, `Request body is larger than ${limit} bytes`);
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
-  if (!req.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * Whether `header` (`sha256=<hex>`) is the HMAC-SHA256 of `body` keyed with `secret`, compared in
  * constant time.
@@ -199,7 +177,7 @@ export function whatsappWebhookRoutes(app: Hono<AppEnv>, pageHeaders: Middleware
   const limit = opts.maxBytes ?? WHATSAPP_WEBHOOK_MAX_BYTES;
   app.get(WHATSAPP_WEBHOOK_PATH, pageHeaders, (c) => handshake(c, opts.verifyToken));
   app.post(WHATSAPP_WEBHOOK_PATH, pageHeaders, async (c) => {
-    const bytes = await readRaw(c.req.raw, limit);
+    const bytes = await readBodyBytes(c.req.raw, limit);
     const signature = c.req.header('x-hub-signature-256');
     if (!signature || !signatureMatches(bytes, signature, opts.appSecret)) {
       opts.logger.warn({ requestId: c.get('requestId'), signature: signature ? 'wrong' : 'missing' }, 'a WhatsApp notification was refused: bad signature');

@@ -93,9 +93,7 @@ function decodeUtf8(bytes: Uint8Array): string {
  * optional may be left out.
  */
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  const bytes = declared === null ? await readStreamed(req, limit) : await readDeclared(req, limit);
+  const bytes = await readBodyBytes(req, limit);
   if (bytes.byteLength === 0) return {};
   const contentType = req.headers.get('content-type');
   if (!contentType || !isJsonType(contentType)) {
@@ -115,6 +113,17 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
   const problem = bodyProblem(value);
   if (problem) throw validationError([problem]);
   return value;
+}
+
+/**
+ * A request body's bytes, as sent: 413 past `limit` bytes, checked on the declared length and again
+ * while reading, so a lying client cannot get past it. What `readJsonBody` reads, and what a route
+ * that must see the raw bytes (a signature over them) reads.
+ */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  return declared === null ? readStreamed(req, limit) : readDeclared(req, limit);
 }
 
 /**
