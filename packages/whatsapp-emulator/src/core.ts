@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { planStatuses, ruleFor } from './fates.ts';
 import { type GraphError, graphError } from './graph-errors.ts';
 import { SlidingWindow, TokenBuckets } from './limits.ts';
-import type { Fate, FateRule, ResolvedOptions, Settings, TemplateEvent } from './options.ts';
+import { type Fate, type FateRule, type ResolvedOptions, type Settings, SettingsSchema, type TemplateEvent } from './options.ts';
 import { statusPayload, templatePayload } from './payloads.ts';
 import { checkSendRequest, parameterCounts, type SendRequest } from './send-request.ts';
 import { type EmulatedTemplate, reviewFor, TemplateBook } from './templates.ts';
@@ -268,36 +268,10 @@ export class EmulatorCore {
   }
 }
 
+/** The names of the settings that may change while it runs. */
+const SETTING_NAMES = Object.keys(SettingsSchema.shape) as (keyof Settings)[];
+
 /** The settings part of the options. */
 function pickSettings(o: ResolvedOptions): Settings {
-  const {
-    callbackUrl,
-    sentMs,
-    deliveredMs,
-    readMs,
-    templateReviewMs,
-    messagesPerSecond,
-    pairRate,
-    retrySchedule,
-    disorder,
-    templateReview,
-    acceptAnyTemplate,
-    webhookConcurrency,
-    holdWebhooks,
-  } = o;
-  return {
-    callbackUrl,
-    sentMs,
-    deliveredMs,
-    readMs,
-    templateReviewMs,
-    messagesPerSecond,
-    pairRate,
-    retrySchedule,
-    disorder,
-    templateReview,
-    acceptAnyTemplate,
-    webhookConcurrency,
-    holdWebhooks,
-  };
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, o[name]])) as Settings;
 }
