@@ -5,20 +5,12 @@
  */
 import { type CampaignWorld, describeCampaignScenarios } from '../../runtime/test/campaign-scenarios.ts';
 import { setupMockApi } from '../src/node.ts';
+import { mockCaller } from './helpers.ts';
 
 describeCampaignScenarios('campaign scenarios on the mock', async (start, timeZone): Promise<CampaignWorld> => {
   const mock = setupMockApi({ clock: 'manual', seed: 'scenarios', company: { timezone: timeZone } });
   mock.clock.set(start);
-  const call = async <T>(method: string, path: string, body?: unknown, token = mock.company.token): Promise<T> => {
-    const res = await mock.fetch(path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json = (await res.json()) as { data: T; message: string };
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${json.message}`);
-    return json.data;
-  };
+  const call = mockCaller(mock);
   const q = `?uuid=${mock.company.uuid}`;
   return {
     async addCustomers(count) {

@@ -4,31 +4,22 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockApi, setupMockApi } from '../src/node.ts';
+import { mockCaller } from './helpers.ts';
 
 let mock: MockApi | undefined;
 afterEach(() => mock?.close());
-
-async function call<T>(m: MockApi, method: string, path: string, body?: unknown, token = m.company.token): Promise<T> {
-  const res = await m.fetch(path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { data: T; message: string };
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${json.message}`);
-  return json.data;
-}
 
 describe('the mock channel with statusDelays', () => {
   it('reports sent at the run, then delivered, read and failed as the clock moves', async () => {
     const m = setupMockApi({ clock: 'manual', seed: 'statuses', channel: { statusDelays: { deliveredMs: 2_000, readMs: 60_000 } } });
     mock = m;
+    const call = mockCaller(m);
     const customers = Array.from({ length: 40 }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` }));
-    await call(m, 'POST', `/api/v2/companies/${m.company.uuid}/customers`, { customers }, m.adminToken);
+    await call('POST', `/api/v2/companies/${m.company.uuid}/customers`, { customers }, m.adminToken);
     m.channel.outcome('+14155550000', 'failed', { reason: 'not on WhatsApp' });
     m.channel.outcome('+14155550001', 'read');
     const at = new Date(m.clock.now().getTime() + 1_000).toISOString();
-    await call(m, 'POST', `/agency/createCampaign?uuid=${m.company.uuid}`, {
+    await call('POST', `/agency/createCampaign?uuid=${m.company.uuid}`, {
       name: 'later',
       schedule_type: 'once',
       schedule: at,
@@ -36,7 +27,6 @@ describe('the mock channel with statusDelays', () => {
     });
     const report = () =>
       call<{ messages: { total: number; sent: number; delivered: number; read: number; failed: number } }>(
-        m,
         'GET',
         `/agency/reportingCampaign?uuid=${m.company.uuid}`,
       );

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { CreateCampaignBody } from '@engagekit/contract';
+import type { MockApi } from '../src/index.ts';
 
 /** packages/mock-server/dist/cli.js, the `engagekit-mock` command as the package ships it (the tests' global setup builds it). */
 export const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
@@ -95,5 +96,19 @@ export function campaignBody(name: string): CreateCampaignBody {
     schedule_type: 'once',
     schedule: '2030-01-15T10:00:00Z',
     template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+  };
+}
+
+/** Calls the API through `mock.fetch` as the company (or with `token`); the answer's `data`, or an Error naming the status and message. */
+export function mockCaller(mock: Pick<MockApi, 'fetch' | 'company'>) {
+  return async <T>(method: string, path: string, body?: unknown, token = mock.company.token): Promise<T> => {
+    const res = await mock.fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as { data: T; message: string };
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${json.message}`);
+    return json.data;
   };
 }

@@ -5,7 +5,7 @@
  */
 import pino from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createWhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
+import { createWhatsAppEmulator, type WhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { freshDatabase, jsonCaller, pgliteDataDir } from './helpers.ts';
@@ -24,6 +24,38 @@ afterAll(async () => {
 const FATES = ['9990', '9991', '9992', '9993', '9994', '0000', '0001', '0002'];
 const phoneOf = (i: number) => `+447${String(i).padStart(3, '0')}00${FATES[i % FATES.length]}`;
 
+/**
+ * A server with CHANNEL=whatsapp sending to `wa` on `database` (a fresh PostgreSQL database named after
+ * `label`, or PGlite), stopped after the file, and `wa` posting its webhooks back to it.
+ */
+async function serverFor(wa: WhatsAppEmulator, database: 'pglite' | 'postgres', label: string, extra: Record<string, string> = {}) {
+  const env: Record<string, string> = {
+    PORT: '0',
+    ADMIN_TOKEN,
+    DEMO_COMPANY: '0',
+    LOG_LEVEL: 'silent',
+    CHANNEL: 'whatsapp',
+    WHATSAPP_API_URL: wa.apiUrl,
+    WHATSAPP_ACCESS_TOKEN: wa.accessToken,
+    WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
+    WHATSAPP_APP_SECRET: wa.appSecret,
+    WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+    ...extra,
+  };
+  if (database === 'postgres') {
+    const db = await freshDatabase(label);
+    if (!db) throw new Error('DATABASE_URL is needed');
+    env.DATABASE_URL = db.url;
+    cleanups.push(() => db.drop());
+  } else {
+    env.DATA_DIR = await pgliteDataDir('engagekit-whatsapp-');
+  }
+  const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
+  cleanups.push(() => server.close());
+  await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
+  return server;
+}
+
 for (const database of ['pglite', 'postgres'] as const) {
   const skip = database === 'postgres' && !process.env.DATABASE_URL;
   describe.skipIf(skip)(`the WhatsApp channel on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
@@ -38,30 +70,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         disorder: { outOfOrder: true, duplicates: true },
       });
       cleanups.push(() => wa.close());
-      const env: Record<string, string> = {
-        PORT: '0',
-        ADMIN_TOKEN,
-        DEMO_COMPANY: '0',
-        LOG_LEVEL: 'silent',
-        SCHEDULER_INTERVAL_MS: '100',
-        CHANNEL: 'whatsapp',
-        WHATSAPP_API_URL: wa.apiUrl,
-        WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-        WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-        WHATSAPP_APP_SECRET: wa.appSecret,
-        WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
-      };
-      if (database === 'postgres') {
-        const db = await freshDatabase('whatsapp_e2e');
-        if (!db) throw new Error('DATABASE_URL is needed');
-        env.DATABASE_URL = db.url;
-        cleanups.push(() => db.drop());
-      } else {
-        env.DATA_DIR = await pgliteDataDir('engagekit-whatsapp-');
-      }
-      const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
-      cleanups.push(() => server.close());
-      await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
+      const server = await serverFor(wa, database, 'whatsapp_e2e', { SCHEDULER_INTERVAL_MS: '100' });
 
       const call = jsonCaller(server.url);
       const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Channel', company_id: 'CHANNEL' });
@@ -101,29 +110,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       // The review comes after the company has submitted the template's id (a review that comes before is not kept).
       const wa = await createWhatsAppEmulator({ templateReviewMs: 2_000 });
       cleanups.push(() => wa.close());
-      const env: Record<string, string> = {
-        PORT: '0',
-        ADMIN_TOKEN,
-        DEMO_COMPANY: '0',
-        LOG_LEVEL: 'silent',
-        CHANNEL: 'whatsapp',
-        WHATSAPP_API_URL: wa.apiUrl,
-        WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-        WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-        WHATSAPP_APP_SECRET: wa.appSecret,
-        WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
-      };
-      if (database === 'postgres') {
-        const db = await freshDatabase('whatsapp_templates');
-        if (!db) throw new Error('DATABASE_URL is needed');
-        env.DATABASE_URL = db.url;
-        cleanups.push(() => db.drop());
-      } else {
-        env.DATA_DIR = await pgliteDataDir('engagekit-whatsapp-');
-      }
-      const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
-      cleanups.push(() => server.close());
-      await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
+      const server = await serverFor(wa, database, 'whatsapp_templates');
       const call = jsonCaller(server.url);
       const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Templates', company_id: 'TEMPLATES' });
       const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
