@@ -43,3 +43,14 @@ describe('loadConfig with CHANNEL=whatsapp', () => {
     expect(loadConfig({ CHANNEL: 'simulated' }).WHATSAPP_APP_SECRET).toBeUndefined();
   });
 });
+
+describe('WHATSAPP_STATUS_RETENTION_HOURS', () => {
+  it('keeps statuses that find no message for 7 days by default, or the hours given', () => {
+    expect(loadConfig({}).WHATSAPP_STATUS_RETENTION_HOURS).toBe(168);
+    expect(loadConfig({ WHATSAPP_STATUS_RETENTION_HOURS: '24' }).WHATSAPP_STATUS_RETENTION_HOURS).toBe(24);
+  });
+
+  it.each(['0', '-1', '1.5', 'a week'])('refuses %j, naming the variable', (value) => {
+    expect(() => loadConfig({ WHATSAPP_STATUS_RETENTION_HOURS: value })).toThrow(/WHATSAPP_STATUS_RETENTION_HOURS/);
+  });
+});

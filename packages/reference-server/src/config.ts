@@ -1,4 +1,4 @@
-import { DEFAULT_ENDPOINT_CONCURRENCY, DEFAULT_MAX_WEBHOOK_ENDPOINTS, DEFAULT_RETRY_SCHEDULE } from '@engagekit/runtime';
+import { DEFAULT_ENDPOINT_CONCURRENCY, DEFAULT_MAX_WEBHOOK_ENDPOINTS, DEFAULT_RETRY_SCHEDULE, DEFAULT_STATUS_RETENTION_MS } from '@engagekit/runtime';
 import * as z from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no', ''], 'must be 1 or 0 (true or false)').transform((v) => v === '1' || v === 'true' || v === 'yes');
@@ -55,6 +55,7 @@ const EnvSchema = z.object({
   WHATSAPP_PHONE_NUMBER_ID: z.string().min(1).optional(),
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  WHATSAPP_STATUS_RETENTION_HOURS: int(1, 24 * 365).default(DEFAULT_STATUS_RETENTION_MS / 3_600_000),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://graph.facebook.com/v21.0'),
 });
 export type ServerConfig = z.output<typeof EnvSchema>;

@@ -183,7 +183,12 @@ export async function startServer(
           })
         : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE, latencyMs: config.SIMULATED_LATENCY_MS }),
     webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY, transport: webhookTransport },
-    campaigns: { intervalMs: config.SCHEDULER_INTERVAL_MS, chunkSize: config.CAMPAIGN_CHUNK_SIZE, concurrency: config.CAMPAIGN_CHUNK_CONCURRENCY },
+    campaigns: {
+      intervalMs: config.SCHEDULER_INTERVAL_MS,
+      chunkSize: config.CAMPAIGN_CHUNK_SIZE,
+      concurrency: config.CAMPAIGN_CHUNK_CONCURRENCY,
+      statusRetentionMs: config.WHATSAPP_STATUS_RETENTION_HOURS * 3_600_000,
+    },
     leaseMs: config.LEASE_MS,
   });
   await runtime.start();
