@@ -32,6 +32,7 @@ const FLAGS: Record<string, { env: string; set: (o: Record<string, unknown>, v: 
     set: (o, v) => (o.templateReviewMs = int(v, '--template-review-ms')),
     help: 'delay of a new template review (50)',
   },
+  '--answer-ms': { env: 'WHATSAPP_EMULATOR_ANSWER_MS', set: (o, v) => (o.answerMs = int(v, '--answer-ms')), help: 'delay of every Cloud API answer (0)' },
   '--messages-per-second': {
     env: 'WHATSAPP_EMULATOR_MESSAGES_PER_SECOND',
     set: (o, v) => (o.messagesPerSecond = int(v, '--messages-per-second')),

@@ -37,6 +37,21 @@ function write(res: ServerResponse, answer: Answer): void {
   res.end(body);
 }
 
+/** Waits `ms` before an answer (the `answerMs` setting); false when the client went away meanwhile. */
+function answerLater(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      res.off('close', gone);
+      resolve(true);
+    }, ms);
+    const gone = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    res.once('close', gone);
+  });
+}
+
 const controlError = (status: number, message: string): Answer => ({ status, body: { error: { message } } });
 
 /** The request handler of an emulator. */
@@ -52,12 +67,10 @@ export function createHandler(core: EmulatorCore, controls: EmulatorControls) {
       return write(res, control ? controlError(400, message) : graphError(100, `Invalid request: ${message}`));
     }
     try {
-      write(
-        res,
-        control
-          ? await controlRoute(controls, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length), body)
-          : graphRoute(core, req, url.pathname, body),
-      );
+      if (control) return write(res, await controlRoute(controls, req.method ?? 'GET', url.pathname.slice(CONTROL_PREFIX.length), body));
+      const answer = graphRoute(core, req, url.pathname, body);
+      if (core.settings.answerMs > 0 && !(await answerLater(res, core.settings.answerMs))) return;
+      write(res, answer);
     } catch (e) {
       if (e instanceof EmulatorOptionsError) return write(res, controlError(400, e.message));
       console.error(e);

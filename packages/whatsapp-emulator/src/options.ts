@@ -93,6 +93,8 @@ export const SettingsSchema = z
     readMs: ms,
     /** Delay of a new template's review webhook, in ms. */
     templateReviewMs: ms,
+    /** Delay of the answer to every Cloud API request, in ms: a slow provider. A message is accepted before the wait, so a client that gives up meanwhile has still sent it. */
+    answerMs: ms,
     /** Messages accepted per phone number in any sliding one-second window; more answer 130429. */
     messagesPerSecond: z.number().int().min(1).max(100_000),
     pairRate: PairRateSchema,
@@ -154,6 +156,7 @@ export const DEFAULT_SETTINGS: Settings = {
   deliveredMs: 50,
   readMs: 100,
   templateReviewMs: 50,
+  answerMs: 0,
   messagesPerSecond: 80,
   pairRate: { intervalMs: 6_000, burst: 5 },
   retrySchedule: [100, 500, 2_000, 5_000],

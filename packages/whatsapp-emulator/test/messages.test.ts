@@ -61,6 +61,24 @@ describe('sending a template', () => {
     ]);
   });
 
+  it('answers after answerMs, having accepted the message first: a sender that gives up meanwhile has still sent it', async () => {
+    await wa.configure({ answerMs: 60_000 });
+    const gaveUp = fetch(`${wa.apiUrl}/${wa.phoneNumberId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${wa.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(templateSend('+15550101234', { biz_opaque_callback_data: 'msg-1' })),
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(gaveUp).rejects.toThrow();
+    expect(wa.messages()).toMatchObject([{ waId: '15550101234', bizOpaqueCallbackData: 'msg-1' }]);
+    await wa.quiet();
+    expect(receiver.statuses().map((s) => [s.status, s.biz_opaque_callback_data])).toEqual([
+      ['sent', 'msg-1'],
+      ['delivered', 'msg-1'],
+      ['read', 'msg-1'],
+    ]);
+  });
+
   it('counts header and body text parameters, not a carousel card image', async () => {
     const components = [
       { type: 'header', parameters: [{ type: 'text', text: 'Hi' }] },
