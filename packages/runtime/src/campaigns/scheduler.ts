@@ -23,7 +23,7 @@ export interface SchedulerOptions {
   chunkSize?: number;
   /** Chunks this instance runs at once (CAMPAIGN_CHUNK_CONCURRENCY). Default 4. */
   concurrency?: number;
-  /** How long a provider's status that finds no message is kept for one that may come. Default 7 days (`DEFAULT_STATUS_RETENTION_MS`). */
+  /** How long a provider's status that finds no message is kept for one that may come (WHATSAPP_STATUS_RETENTION_HOURS). Default 7 days (`DEFAULT_STATUS_RETENTION_MS`). */
   statusRetentionMs?: number;
 }
 
