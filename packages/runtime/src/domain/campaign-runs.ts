@@ -25,7 +25,7 @@ import {
 } from '../store/types.ts';
 import { afterRun } from './campaigns.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
-import { applyChannelStatuses } from './channel-statuses.ts';
+import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
@@ -137,13 +137,15 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
       return { id: record.id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId };
     }),
   );
-  await store.updateMessages(outcomes, clock.now().toISOString());
-  await applyDueStatuses(run);
+  const now = clock.now();
+  const folded = foldStatuses(outcomes, channel.takeStatuses?.(now) ?? []);
+  await store.updateMessages(folded.outcomes, now.toISOString());
+  if (folded.rest.length > 0) await applyChannelStatuses(store, folded.rest, run.ids.newId, now.toISOString());
 }
 
 /**
- * Applies the statuses a channel that reports them itself (the simulated one) has due now. With no delay
- * they are the statuses of the messages just sent, so a run's messages have them before the run ends.
+ * Applies the statuses a channel that reports them itself (the simulated one) has due now: those that
+ * fall due between slices (a slice's own, with no delay, are written with its outcomes).
  */
 export async function applyDueStatuses(run: Pick<RunContext, 'store' | 'channel' | 'clock' | 'ids'>): Promise<void> {
   const now = run.clock.now();
