@@ -71,7 +71,7 @@ export function createMockChannel(clock: Clock, from?: ChannelState, options: Mo
   };
   // With statusDelays: the server's simulated channel, deciding by fateOf, reporting later.
   const later = options.statusDelays ? createSimulatedChannel({ clock, statusDelays: options.statusDelays, fateOf }) : undefined;
-  /** The log's entry of each message whose statuses are still to come. */
+  /** The log's entry of each message whose statuses may still come (until its read or failure). */
   const awaiting = new Map<string, MockMessage>();
 
   /** The answer with the message's outcome in it. */
@@ -113,6 +113,8 @@ export function createMockChannel(clock: Clock, from?: ChannelState, options: Mo
           if (!entry) continue;
           entry.status = status.status;
           entry.error = status.error?.title ?? null;
+          // Nothing follows a read or a failure.
+          if (status.status === 'read' || status.status === 'failed') awaiting.delete(status.messageId as string);
         }
         return due;
       },
