@@ -31,6 +31,7 @@ import type {
   RunChunk,
   StatusWrite,
   TemplateRecord,
+  TemplateReview,
   TokenRecord,
   TokenRevocations,
 } from './types.ts';
@@ -122,10 +123,18 @@ export interface TemplatePort {
   /** The company's templates, oldest first (by creation, then in the order they were made). */
   listTemplates(companyUuid: string, page: PageRequest): Promise<Page<TemplateRecord>>;
   /**
-   * Sets the status (unless `status` is null, which keeps each one's), the reason and `updated_at` of
-   * every template with this `wam_id`, whichever company submitted it; resolves to how many it changed.
+   * Keeps the review for this `wam_id` (its status, unless `status` is null, which keeps the one kept;
+   * and the reason), then sets the status (unless null, which keeps each one's), the reason and
+   * `updated_at` of every template with this `wam_id`, whichever company submitted it; resolves to how
+   * many templates it changed. The review is kept even when none has the id yet (see `templateReview`).
+   * Inside a transaction, the review's row stays locked until it ends.
    */
   setTemplateStatus(wamId: string, status: TemplateRecord['status'] | null, reason: string | null, now: string): Promise<number>;
+  /**
+   * The review WhatsApp last reported for this `wam_id` (status null before any), holding it until the
+   * transaction ends, so that a review arriving meanwhile waits and then sees the template written.
+   */
+  templateReview(wamId: string, now: string): Promise<TemplateReview>;
 }
 
 /** Campaigns. */

@@ -133,6 +133,18 @@ export const templates = pgTable(
   ],
 );
 
+/**
+ * The review WhatsApp last reported for each template id, whether or not a company submitted that id
+ * yet (a review often comes first). Status null until a review came; its row is what a review and a
+ * submission of the id lock, so that they take turns.
+ */
+export const templateReviews = pgTable('template_reviews', {
+  wam_id: text('wam_id').primaryKey(),
+  status: text('status').$type<TemplateStatus>(),
+  reason: text('reason'),
+  updated_at: timestamp('updated_at').notNull(),
+});
+
 /** Broadcast campaigns; never deleted, so `seq` stays dense per company. */
 export const campaigns = pgTable(
   'campaigns',
@@ -452,6 +464,7 @@ export const schema = {
   settings,
   companies,
   templates,
+  templateReviews,
   campaigns,
   orders,
   customers,

@@ -17,6 +17,7 @@ import type {
   OrderRecord,
   Page,
   TemplateRecord,
+  TemplateReview,
   TokenRecord,
 } from '../types.ts';
 import type { createMemoryCampaignRuns } from './campaign-runs.ts';
@@ -73,6 +74,8 @@ export interface MemoryRecords {
   companyList: SortedList<{ id: string; created_at: string }>;
   states: Map<string, CompanyState>;
   templates: Map<string, TemplateRecord>;
+  /** The review WhatsApp last reported for each template id, submitted or not yet. */
+  templateReviews: Map<string, TemplateReview & { updated_at: string }>;
   endpoints: Map<string, EndpointRecord>;
   events: Map<string, EventRecord>;
   deliveries: Map<string, DeliveryRecord>;
@@ -98,6 +101,7 @@ export function newMemoryRecords(): MemoryRecords {
     companyList: new SortedList(),
     states: new Map(),
     templates: new Map(),
+    templateReviews: new Map(),
     endpoints: new Map(),
     events: new Map(),
     deliveries: new Map(),

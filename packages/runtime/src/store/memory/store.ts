@@ -49,8 +49,8 @@ function refill(target: Record<string, unknown>, source: Record<string, unknown>
 
 /** The records of `state` (its containers, not copies). */
 function pickRecords(state: MemoryState): MemoryRecords {
-  const { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses } = state;
-  return { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses };
+  const { dispatch: _dispatch, runs: _runs, idempotency: _idempotency, tx: _tx, ...records } = state;
+  return records;
 }
 
 /** A fresh state: empty records, and the parts with state of their own over them. */
@@ -106,7 +106,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
       state.dispatch.clear();
       state.idempotency.clear();
       state.runs.clear();
-      for (const held of [state.settings, state.companies, state.companyCodes, state.states, state.templates]) held.clear();
+      for (const held of [state.settings, state.companies, state.companyCodes, state.states, state.templates, state.templateReviews]) held.clear();
       for (const held of [state.endpoints, state.events, state.deliveries, state.deliveriesByEndpoint, state.keptStatuses]) held.clear();
     },
   };
