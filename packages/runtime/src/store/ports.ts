@@ -325,6 +325,24 @@ export interface KeptStatusPort {
   expireKeptStatuses(before: string): Promise<number>;
 }
 
+/** What taking send slots came to. */
+export interface SendSlotsTaken {
+  /** How many slots were taken (0 to `wanted`). */
+  taken: number;
+  /** When the next slot of the key frees, ISO-8601: the earliest last use of those not just taken, plus the window. */
+  nextFreeAt: string;
+}
+
+/**
+ * The pace of sends through one provider number, shared by every instance on the store: the number
+ * has `limit` slots, and a slot is used again only a window after its last use, so that no window
+ * holds more than `limit` sends (a sliding window, as WhatsApp counts throughput).
+ */
+export interface SendPacePort {
+  /** Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and uses them at `now`. */
+  takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string): Promise<SendSlotsTaken>;
+}
+
 /**
  * Persistence for the runtime: every port, and the transaction around them. Two implementations share
  * one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
@@ -339,6 +357,7 @@ export interface Store
     CampaignPort,
     CampaignRunPort,
     KeptStatusPort,
+    SendPacePort,
     WebhookPort,
     DispatchPort,
     IdempotencyPort,

@@ -8,6 +8,7 @@ import { type CampaignRecord, type MessageRecord, StoreConflictError } from '../
 import { campaign, company, range, seedCompany, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
+import { describeSendPaceConformance } from './conformance-send-pace.ts';
 import { describeStatusConformance } from './conformance-statuses.ts';
 import { describeTemplateConformance } from './conformance-templates.ts';
 import { describeTokenConformance } from './conformance-tokens.ts';
@@ -316,5 +317,6 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     describeWebhookConformance(store);
     describeRunConformance(store);
     describeStatusConformance(store);
+    describeSendPaceConformance(store);
   });
 }

@@ -427,6 +427,17 @@ export const keptStatuses = pgTable(
   (t) => [index('kept_statuses_provider_message_id_idx').on(t.provider_message_id), index('kept_statuses_received_at_idx').on(t.received_at, t.id)],
 );
 
+/** The send slots of each provider number (`SendPacePort`): when each was last used, in ms since the epoch. */
+export const sendSlots = pgTable(
+  'send_slots',
+  {
+    key: text('key').notNull(),
+    slot: integer('slot').notNull(),
+    used_at: bigint('used_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.slot] })],
+);
+
 /** The runs (due times) each campaign has had, kept with the first message of each run. */
 export const campaignRuns = pgTable(
   'campaign_runs',

@@ -23,6 +23,7 @@ import type {
 import type { createMemoryCampaignRuns } from './campaign-runs.ts';
 import type { createMemoryDispatch } from './dispatch.ts';
 import type { createMemoryIdempotency } from './idempotency.ts';
+import type { createMemorySendPace } from './send-pace.ts';
 import type { MemoryJournal } from './transaction-journal.ts';
 
 /** Everything kept for one company, with the indexes its reads need. */
@@ -89,6 +90,7 @@ export interface MemoryState extends MemoryRecords {
   dispatch: ReturnType<typeof createMemoryDispatch>;
   runs: ReturnType<typeof createMemoryCampaignRuns>;
   idempotency: ReturnType<typeof createMemoryIdempotency>;
+  pace: ReturnType<typeof createMemorySendPace>;
   tx: MemoryJournal;
 }
 
