@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import {
+  type ChannelAdapter,
   createCompany,
   createRandomIds,
   createRuntime,
@@ -13,6 +14,7 @@ import {
   errorAnswer,
   HttpError,
   hashToken,
+  inFlightForPace,
   issueToken,
   type Logger,
   randomToken,
@@ -102,6 +104,18 @@ async function seedDemoCompany(store: Store, tokens: ReturnType<typeof createTok
   notices.push(`Demo company token (agency and orders, 30 days): ${token}`);
 }
 
+/** The channel campaigns go through, by `CHANNEL`: WhatsApp at its pace, or the simulated one. */
+function channelOf(config: ServerConfig): ChannelAdapter {
+  if (config.CHANNEL !== 'whatsapp') return createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE, latencyMs: config.SIMULATED_LATENCY_MS });
+  return createWhatsAppChannel({
+    accessToken: config.WHATSAPP_ACCESS_TOKEN as string,
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
+    baseUrl: config.WHATSAPP_API_URL,
+    messagesPerSecond: config.WHATSAPP_MESSAGES_PER_SECOND,
+    inFlight: inFlightForPace(config.WHATSAPP_MESSAGES_PER_SECOND, config.CAMPAIGN_CHUNK_CONCURRENCY),
+  });
+}
+
 /**
  * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
  * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
@@ -174,14 +188,7 @@ export async function startServer(
         });
       }
     },
-    channel:
-      config.CHANNEL === 'whatsapp'
-        ? createWhatsAppChannel({
-            accessToken: config.WHATSAPP_ACCESS_TOKEN as string,
-            phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID as string,
-            baseUrl: config.WHATSAPP_API_URL,
-          })
-        : createSimulatedChannel({ failureRate: config.SIMULATED_FAILURE_RATE, latencyMs: config.SIMULATED_LATENCY_MS }),
+    channel: channelOf(config),
     webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY, transport: webhookTransport },
     campaigns: {
       intervalMs: config.SCHEDULER_INTERVAL_MS,

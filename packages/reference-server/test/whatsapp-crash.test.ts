@@ -38,6 +38,8 @@ describe.skipIf(skip)(`a WhatsApp send in flight when its instance is killed${sk
       CAMPAIGN_CHUNK_SIZE: String(CHUNK_SIZE),
       CAMPAIGN_CHUNK_CONCURRENCY: String(IN_FLIGHT),
       LEASE_MS: '1000',
+      // Four a second, two chunks at once: one message a chunk in flight (inFlightForPace).
+      WHATSAPP_MESSAGES_PER_SECOND: '4',
       CHANNEL: 'whatsapp',
       WHATSAPP_API_URL: wa.apiUrl,
       WHATSAPP_ACCESS_TOKEN: wa.accessToken,

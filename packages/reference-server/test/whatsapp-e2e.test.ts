@@ -53,7 +53,13 @@ async function serverFor(wa: WhatsAppEmulator, database: 'pglite' | 'postgres', 
   const server = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
   cleanups.push(() => server.close());
   await wa.setCallbackUrl(`${server.url}/channels/whatsapp/webhook`);
-  return server;
+  /** Another instance on the same database (PostgreSQL only). */
+  const another = async () => {
+    const next = await startServer(loadConfig(env), pino({ level: 'silent' }), 'test');
+    cleanups.push(() => next.close());
+    return next;
+  };
+  return Object.assign(server, { another });
 }
 
 for (const database of ['pglite', 'postgres'] as const) {
@@ -105,6 +111,40 @@ for (const database of ['pglite', 'postgres'] as const) {
         ],
       });
     }, 120_000);
+
+    it(`keeps to WhatsApp's throughput on ${database === 'postgres' ? 'two instances' : 'one instance'}: 200 customers at 20 a second, none refused`, async () => {
+      const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 20 });
+      cleanups.push(() => wa.close());
+      const server = await serverFor(wa, database, 'whatsapp_pace', {
+        SCHEDULER_INTERVAL_MS: '100',
+        WHATSAPP_MESSAGES_PER_SECOND: '20',
+        CAMPAIGN_CHUNK_SIZE: '25',
+      });
+      if (database === 'postgres') await server.another();
+      const call = jsonCaller(server.url);
+      const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Pace', company_id: 'PACE' });
+      const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+      const customers = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: `+1555${String(i).padStart(7, '0')}`, firstName: `C${i}` }));
+      await call('POST', `/api/v2/companies/${company.uuid}/customers`, ADMIN_TOKEN, { customers });
+      await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'promo', phone_number: '15550000000', wam_id: 'tpl-pace' });
+      const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+        name: 'paced',
+        schedule_type: 'once',
+        schedule: new Date().toISOString(),
+        template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+      });
+      await vi.waitFor(
+        async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
+        { timeout: 60_000, interval: 200 },
+      );
+      expect(wa.refused()).toEqual([]);
+      const sent = wa.messages();
+      expect(sent).toHaveLength(200);
+      expect(new Set(sent.map((m) => m.waId)).size).toBe(200);
+      // 20 a second from the first: the 200th goes out no sooner than 9 s after the first.
+      const times = sent.map((m) => m.acceptedAt).sort((a, b) => a - b);
+      expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(9_000);
+    }, 90_000);
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
       // WhatsApp reviews a template soon after it is made (50 ms here), before the company submits its id to the server.

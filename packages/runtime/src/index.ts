@@ -28,6 +28,7 @@ export { type CompanyHoldings, companyHoldings } from './domain/company-holdings
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export { type SendFailure, WHATSAPP_ERROR_CLASSES } from './domain/send-failures.ts';
+export { inFlightForPace, type Pace } from './domain/send-pace.ts';
 export { applyTemplateStatus } from './domain/templates.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
 export {

@@ -10,6 +10,10 @@ interface WhatsAppOptions {
   baseUrl?: string;
   fetch?: (request: Request) => Promise<Response>;
   timeoutMs?: number;
+  /** The number's messages a second (WHATSAPP_MESSAGES_PER_SECOND), kept by every instance together. Default: no pace. */
+  messagesPerSecond?: number;
+  /** How many messages a chunk hands over at once (`inFlightForPace`). Default 1. */
+  inFlight?: number;
 }
 
 const text = (t: string) => ({ type: 'text', text: t });
@@ -81,6 +85,8 @@ export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
   const send = opts.fetch ?? ((r: Request) => fetch(r));
   return {
     name: 'whatsapp',
+    inFlight: opts.inFlight ?? 1,
+    ...(opts.messagesPerSecond !== undefined && { pace: { key: `whatsapp:${opts.phoneNumberId}`, perSecond: opts.messagesPerSecond } }),
     async send(message) {
       let res: Response;
       try {

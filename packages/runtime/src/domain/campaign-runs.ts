@@ -27,6 +27,8 @@ import { afterRun } from './campaigns.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
+import { classifySendFailure } from './send-failures.ts';
+import { realWait, sendPaced, type Wait } from './send-pace.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
 export interface RunContext {
@@ -38,6 +40,8 @@ export interface RunContext {
   leases: Leases;
   /** True once the instance is stopping: a chunk under way hands itself back. */
   stopping: () => boolean;
+  /** How a run waits for its channel's pace (`sendPaced`). Default: real timers. */
+  wait?: Wait;
 }
 
 const INTERRUPTED = 'interrupted: the run stopped while the provider had it; not sent again';
@@ -111,7 +115,11 @@ async function resume(run: RunContext, chunk: ClaimedChunk, customers: CustomerR
   return { toSend, toRecord };
 }
 
-/** Sends messages through the channel (marked `sending` first when the channel hands them outside) and records their outcomes. */
+/**
+ * Sends messages through the channel (marked `sending` first when the channel hands them outside), at
+ * its pace (`sendPaced`), and records their outcomes. Each send starts as soon as its slot is taken,
+ * with nothing between, so the provider counts it within the slot's margin.
+ */
 async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]): Promise<void> {
   const { store, channel, clock } = run;
   if (channel.external ?? true) {
@@ -120,27 +128,41 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
       clock.now().toISOString(),
     );
   }
-  const outcomes = await Promise.all(
-    messages.map(async ({ record, customer }): Promise<MessageOutcome> => {
-      const template = renderTemplate(chunk.campaign.template_payload, customer);
-      const result = await channel
-        .send({
-          to: customer.phoneNumber,
-          template,
-          key: `${chunk.campaign_id}:${chunk.run_key}:${customer.id}`,
-          messageId: record.id,
-          campaignId: chunk.campaign_id,
-          runKey: chunk.run_key,
-          customerId: customer.id,
-        })
-        .catch((e: Error): SendResult => ({ status: 'failed', providerMessageId: null, error: `the channel failed: ${e.message}` }));
-      return { id: record.id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId };
-    }),
+  const outcomes = await sendPaced({ store, clock, wait: run.wait ?? realWait }, channel.pace, messages.length, async (first, n) =>
+    messages.slice(first, first + n).map((message) => sendOne(run, chunk, message)),
   );
   const now = clock.now();
   const folded = foldStatuses(outcomes, channel.takeStatuses?.(now) ?? []);
   await store.updateMessages(folded.outcomes, now.toISOString());
   if (folded.rest.length > 0) await applyChannelStatuses(store, folded.rest, run.ids.newId, now.toISOString());
+}
+
+/** Sends one message, and what the channel's answer makes of it (`outcomeOf`). */
+async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer }: Outbound): Promise<MessageOutcome> {
+  const result = await run.channel
+    .send({
+      to: customer.phoneNumber,
+      template: renderTemplate(chunk.campaign.template_payload, customer),
+      key: `${chunk.campaign_id}:${chunk.run_key}:${customer.id}`,
+      messageId: record.id,
+      campaignId: chunk.campaign_id,
+      runKey: chunk.run_key,
+      customerId: customer.id,
+    })
+    .catch((e: Error): SendResult => ({ status: 'failed', providerMessageId: null, error: `the channel failed: ${e.message}` }));
+  return outcomeOf(record.id, result);
+}
+
+/**
+ * A message's outcome from the channel's answer. A failure whose request may have reached the provider
+ * unanswered (`interrupted`, `domain/send-failures.ts`) is recorded as a crash's is: failed without the
+ * provider's word, so a later status from the provider corrects it, and not sent again.
+ */
+function outcomeOf(id: string, result: SendResult): MessageOutcome {
+  if (result.status === 'failed' && result.failure && classifySendFailure(result.failure) === 'interrupted') {
+    return { id, status: 'failed', error: `interrupted: ${result.error ?? 'no answer'}; not sent again`, error_code: null, provider_message_id: null };
+  }
+  return { id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId };
 }
 
 /**

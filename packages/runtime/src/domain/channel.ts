@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../clock.ts';
 import type { RenderedTemplate } from './render.ts';
 import type { SendFailure } from './send-failures.ts';
+import type { Pace } from './send-pace.ts';
 
 /** One template message to one phone number. */
 export interface OutboundMessage {
@@ -68,10 +69,11 @@ export interface TemplateStatusUpdate {
 export interface ChannelAdapter {
   readonly name: string;
   /**
-   * How many messages a campaign run may have recorded and not yet answered at once: it records that
-   * many in one write, sends them together, and records their outcomes in one write. A channel that
-   * reaches people keeps this at 1 (the default), so a crash leaves at most one message in flight.
-   * The simulated channel, which reaches nobody, takes a whole chunk at a time.
+   * How many messages a chunk of a campaign run may have recorded and not yet answered at once: it
+   * records that many in one write, sends them together (at the channel's `pace`), and records their
+   * outcomes in one write. A crash leaves at most this many of a chunk's messages in flight, so a
+   * channel that reaches people keeps it to what its pace needs (`inFlightForPace`; default 1). The
+   * simulated channel, which reaches nobody, takes a whole chunk at a time.
    */
   readonly inFlight?: number;
   /**
@@ -82,6 +84,11 @@ export interface ChannelAdapter {
    * false: after a crash its unanswered messages are simply sent.
    */
   readonly external?: boolean;
+  /**
+   * The provider number's pace, kept by every instance together (`domain/send-pace.ts`): a run sends
+   * no faster. Absent: as fast as the run goes.
+   */
+  readonly pace?: Pace;
   send(message: OutboundMessage): Promise<SendResult>;
   /**
    * A channel that reports its messages' later statuses itself (the simulated one), rather than through

@@ -8,19 +8,35 @@ describe('sendPaced', () => {
     const clock = createManualClock(new Date('2026-01-05T09:00:00.000Z'));
     const store = createMemoryStore();
     const startedAt: number[] = [];
-    const deps = { store, clock, wait: async (ms: number) => clock.advance(ms) };
+    // The sends answer at once: their slots are stamped before the clock moves on.
+    const wait = async (ms: number) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      clock.advance(ms);
+    };
+    const deps = { store, clock, wait };
     const t0 = clock.now().getTime();
-    const results = await sendPaced(deps, { key: 'whatsapp:1', perSecond: 20 }, 50, async (i) => {
-      startedAt.push(clock.now().getTime() - t0);
-      return i;
+    const groups: number[][] = [];
+    const results = await sendPaced(deps, { key: 'whatsapp:1', perSecond: 20 }, 50, async (first, n) => {
+      groups.push([first, n]);
+      return Array.from({ length: n }, async (_, k) => {
+        startedAt.push(clock.now().getTime() - t0);
+        return first + k;
+      });
     });
+    expect(groups).toEqual([
+      [0, 20],
+      [20, 20],
+      [40, 10],
+    ]);
     expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(startedAt.filter((t) => t === 0)).toHaveLength(20);
     expect(startedAt.filter((t) => t === PACE_WINDOW_MS)).toHaveLength(20);
     expect(startedAt.filter((t) => t === 2 * PACE_WINDOW_MS)).toHaveLength(10);
     // Another run on the same number shares its slots: 10 are free now (used a window ago), then it waits.
     const later: number[] = [];
-    await sendPaced(deps, { key: 'whatsapp:1', perSecond: 20 }, 15, async () => later.push(clock.now().getTime() - t0));
+    await sendPaced(deps, { key: 'whatsapp:1', perSecond: 20 }, 15, async (_, n) =>
+      Array.from({ length: n }, async () => later.push(clock.now().getTime() - t0)),
+    );
     expect(later).toEqual([...Array(10).fill(2 * PACE_WINDOW_MS), ...Array(5).fill(3 * PACE_WINDOW_MS)]);
   });
 
@@ -37,7 +53,7 @@ describe('sendPaced', () => {
       },
       undefined,
       3,
-      async (i) => i * 2,
+      async (first, n) => Array.from({ length: n }, async (_, k) => (first + k) * 2),
     );
     expect(results).toEqual([0, 2, 4]);
     expect(waited).toBe(false);

@@ -13,11 +13,21 @@ export interface Pace {
 }
 
 /**
- * How long a slot is held after a send starts: the provider's one-second window, and a margin for the
- * time between taking a slot and the provider counting the send (a busy event loop, the network), so
- * that a send delayed on its way never makes one window hold more than the limit.
+ * The window a slot is held for after its send's answer: WhatsApp's second, and a little for clocks of
+ * instances on different machines. The provider counts a send somewhere between its start and its
+ * answer, so a slot used again a window after the answer never puts two sends in one window there.
  */
-export const PACE_WINDOW_MS = 1050;
+export const PACE_WINDOW_MS = 1020;
+
+/**
+ * How many messages a chunk of a run hands a paced provider at once (the channel's `inFlight`): half a
+ * second of the number's pace shared by the chunks an instance runs at once, so that an instance keeps
+ * the pace in full while the provider takes up to half a second to answer each. A crash can leave at
+ * most this many of a chunk's messages interrupted.
+ */
+export function inFlightForPace(perSecond: number, chunkConcurrency: number): number {
+  return Math.max(1, Math.ceil(perSecond / Math.max(1, chunkConcurrency) / 2));
+}
 
 /** Waits `ms`: real timers in a server, the clock moved in tests. */
 export type Wait = (ms: number) => Promise<void>;
@@ -29,22 +39,36 @@ export const realWait: Wait = (ms) => new Promise((resolve) => setTimeout(resolv
 const MIN_WAIT_MS = 5;
 
 /**
- * Starts `count` sends (`start(i)`) at `pace`: as many at once as the number has slots free, then the
- * next as slots free again. Without a pace, all at once. Resolves to their results, in order.
+ * Sends `count` messages at `pace`, a group at a time: as many as the number has slots free, then the
+ * next group as slots free again; without a pace, all in one group. `group(first, n)` starts the sends
+ * of messages `first` to `first + n - 1`, resolving to them. Resolves to every send's result, in order.
  */
 export async function sendPaced<T>(
   deps: { store: SendPacePort; clock: Clock; wait: Wait },
   pace: Pace | undefined,
   count: number,
-  start: (i: number) => Promise<T>,
+  group: (first: number, n: number) => Promise<Promise<T>[]>,
 ): Promise<T[]> {
-  if (!pace) return Promise.all(Array.from({ length: count }, (_, i) => start(i)));
+  if (!pace) return Promise.all(await group(0, count));
   const started: Promise<T>[] = [];
+  const stamped: Promise<void>[] = [];
   while (started.length < count) {
     const now = deps.clock.now();
-    const { taken, nextFreeAt } = await deps.store.takeSendSlots(pace.key, count - started.length, pace.perSecond, PACE_WINDOW_MS, now.toISOString());
-    for (let k = 0; k < taken; k++) started.push(start(started.length));
+    const { slots, nextFreeAt } = await deps.store.takeSendSlots(pace.key, count - started.length, pace.perSecond, PACE_WINDOW_MS, now.toISOString());
+    if (slots.length > 0) {
+      const sends = await group(started.length, slots.length);
+      started.push(...sends);
+      // The slots' last use is when the group's answers are in. A stamp that fails leaves them held
+      // a window from their taking, which is all it costs: the sends' outcomes are recorded regardless.
+      stamped.push(
+        Promise.allSettled(sends)
+          .then(() => deps.store.stampSendSlots(pace.key, slots, deps.clock.now().toISOString()))
+          .catch(() => {}),
+      );
+    }
     if (started.length < count) await deps.wait(Math.max(MIN_WAIT_MS, Date.parse(nextFreeAt) - now.getTime()));
   }
-  return Promise.all(started);
+  const results = await Promise.all(started);
+  await Promise.all(stamped);
+  return results;
 }

@@ -327,8 +327,8 @@ export interface KeptStatusPort {
 
 /** What taking send slots came to. */
 export interface SendSlotsTaken {
-  /** How many slots were taken (0 to `wanted`). */
-  taken: number;
+  /** The slots taken (0 to `wanted` of them). */
+  slots: number[];
   /** When the next slot of the key frees, ISO-8601: the earliest last use of those not just taken, plus the window. */
   nextFreeAt: string;
 }
@@ -339,8 +339,10 @@ export interface SendSlotsTaken {
  * holds more than `limit` sends (a sliding window, as WhatsApp counts throughput).
  */
 export interface SendPacePort {
-  /** Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and uses them at `now`. */
+  /** Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and marks them used at `now`. */
   takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string): Promise<SendSlotsTaken>;
+  /** Records `at` as the last use of these slots of `key`: the time their sends were answered, when the provider had counted them. */
+  stampSendSlots(key: string, slots: number[], at: string): Promise<void>;
 }
 
 /**

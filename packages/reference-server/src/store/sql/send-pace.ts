@@ -29,13 +29,13 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
         took AS (
           UPDATE ${sendSlots} AS s SET used_at = ${at}::bigint FROM free
            WHERE s.key = ${key} AND s.slot = free.slot RETURNING s.slot)
-        SELECT (SELECT count(*) FROM took)::int AS taken,
-               (SELECT count(*) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int)::int AS slots,
+        SELECT (SELECT array_agg(slot ORDER BY slot) FROM took) AS taken,
+               (SELECT count(*) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int)::int AS existing,
                (SELECT min(used_at) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int AND slot NOT IN (SELECT slot FROM took)) AS oldest`),
     );
     return {
-      taken: Number(row?.taken ?? 0),
-      slots: Number(row?.slots ?? 0),
+      taken: ((row?.taken as unknown[] | null) ?? []).map(Number),
+      existing: Number(row?.existing ?? 0),
       oldest: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
     };
   };
@@ -43,12 +43,16 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
     async takeSendSlots(key, wanted, limit, windowMs, now) {
       const at = Date.parse(now);
       let took = await take(key, wanted, limit, windowMs, at);
-      if (took.slots < limit) {
+      if (took.existing < limit) {
         // The first take of a key, or of a higher limit: its slots are made, and taken from.
         await seed(key, limit);
         took = await take(key, wanted, limit, windowMs, at);
       }
-      return { taken: took.taken, nextFreeAt: new Date(Math.max(took.oldest ?? at, at - windowMs) + windowMs).toISOString() };
+      return { slots: took.taken, nextFreeAt: new Date(Math.max(took.oldest ?? at, at - windowMs) + windowMs).toISOString() };
+    },
+    async stampSendSlots(key, slots, at) {
+      if (slots.length === 0) return;
+      await db.execute(sql`UPDATE ${sendSlots} SET used_at = ${Date.parse(at)}::bigint WHERE key = ${key} AND slot = any(${sql.param(slots)}::int[])`);
     },
   };
 }

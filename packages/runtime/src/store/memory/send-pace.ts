@@ -12,16 +12,20 @@ export function createMemorySendPace() {
       const kept = slotsOf.get(key) ?? [];
       const slots = kept.length === limit ? kept : [...kept.slice(0, limit), ...Array<number>(Math.max(0, limit - kept.length)).fill(Number.NEGATIVE_INFINITY)];
       slotsOf.set(key, slots);
-      const free = slots
+      const taken = slots
         .map((used, slot) => ({ used, slot }))
         .filter((s) => s.used <= at - windowMs)
         .sort((a, b) => a.used - b.used || a.slot - b.slot)
-        .slice(0, Math.max(0, wanted));
-      const taken = new Set(free.map((s) => s.slot));
+        .slice(0, Math.max(0, wanted))
+        .map((s) => s.slot);
+      const others = slots.filter((_, slot) => !taken.includes(slot));
       for (const slot of taken) slots[slot] = at;
-      const others = slots.filter((_, slot) => !taken.has(slot));
       const oldest = others.length > 0 ? Math.min(...others) : at;
-      return { taken: taken.size, nextFreeAt: new Date(Math.max(oldest, at - windowMs) + windowMs).toISOString() };
+      return { slots: taken, nextFreeAt: new Date(Math.max(oldest, at - windowMs) + windowMs).toISOString() };
+    },
+    async stampSendSlots(key, taken, at) {
+      const slots = slotsOf.get(key);
+      for (const slot of taken) if (slots && slot < slots.length) slots[slot] = Date.parse(at);
     },
   };
   return { methods, clear: () => slotsOf.clear() };
