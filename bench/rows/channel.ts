@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { startServerProcess } from '../../packages/reference-server/test/helpers.ts';
 import { createWhatsAppEmulator, type WhatsAppEmulator } from '../../packages/whatsapp-emulator/src/index.ts';
 import { atLeast, atMost, type Bench, percentile, row } from '../lib.ts';
 import { benchServer, insertImportedCustomers } from './setup.ts';
@@ -224,4 +225,53 @@ export const statusIngestFloor: Bench = {
   },
 };
 
-export const benches: Bench[] = [statusIngest, statusIngestFloor, reportLag];
+const PACED_CUSTOMERS = 20_000;
+const PACED_PER_S = 1_000;
+
+/**
+ * A campaign to 20,000 customers through the WhatsApp emulator at 1,000 messages a second, run by two
+ * instances on one PostgreSQL (status webhooks off): the rate the emulator accepted them at, from its
+ * first to its last, against the setting, and how many it refused with 130429 (0 is the goal's other half).
+ */
+export const sendPaced: Bench = {
+  id: 'channel.send.paced',
+  async run() {
+    const wa = await createWhatsAppEmulator({ acceptAnyTemplate: true, messagesPerSecond: PACED_PER_S, historyLimit: 100_000 });
+    const s = await benchServer('postgres', {
+      CHANNEL: 'whatsapp',
+      SCHEDULER_INTERVAL_MS: '100',
+      WHATSAPP_API_URL: wa.apiUrl,
+      WHATSAPP_ACCESS_TOKEN: wa.accessToken,
+      WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
+      WHATSAPP_APP_SECRET: wa.appSecret,
+      WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+      WHATSAPP_MESSAGES_PER_SECOND: String(PACED_PER_S),
+    });
+    const second = await startServerProcess(s.env, 60_000);
+    try {
+      await sendCampaign(s, PACED_CUSTOMERS, 'paced');
+      const accepted = wa.messages().map((m) => m.acceptedAt);
+      if (accepted.length !== PACED_CUSTOMERS) throw new Error(`the emulator accepted ${accepted.length} of ${PACED_CUSTOMERS} messages`);
+      const seconds = (Math.max(...accepted) - Math.min(...accepted)) / 1000;
+      const throttled = wa.refused().filter((r) => r.code === 130429).length;
+      const ours = Math.round((PACED_CUSTOMERS - 1) / seconds);
+      return row({
+        id: 'channel.send.paced',
+        metric: `messages/s the WhatsApp emulator accepted of a campaign to ${PACED_CUSTOMERS.toLocaleString('en')} customers, two instances on PostgreSQL, WHATSAPP_MESSAGES_PER_SECOND ${PACED_PER_S}`,
+        ours,
+        peer: PACED_PER_S,
+        unit: 'messages/s',
+        better: 'higher',
+        // Both halves: the rate, and not one message over it at the emulator.
+        goal: { ...atLeast(0.9, `limit ${PACED_PER_S.toLocaleString('en')}/s, and no 130429`), met: (ratio) => ratio >= 0.9 && throttled === 0 },
+        note: `${PACED_CUSTOMERS} messages in ${seconds.toFixed(1)} s; ${throttled} refused with 130429`,
+      });
+    } finally {
+      await second.stop();
+      await s.stop();
+      await wa.close();
+    }
+  },
+};
+
+export const benches: Bench[] = [statusIngest, statusIngestFloor, reportLag, sendPaced];
