@@ -1,8 +1,7 @@
 /**
- * Writes the statuses of webhooks that arrive together in one transaction (the
- * `channel.statuses.ingest` row). Every status of a campaign moves the same rows of its counts, which a
- * transaction holds locked until it commits: one transaction a webhook would apply them one commit at
- * a time. While one batch is written, the webhooks that arrive wait and go together in the next (up to
+ * Writes the statuses of webhooks that arrive together in one write (the `channel.statuses.ingest`
+ * row). Every status of a campaign moves the same rows of its counts, which a write holds locked until
+ * it commits: one write a webhook would apply them one commit at a time. While one batch is written, the webhooks that arrive wait and go together in the next (up to
  * `maxBatch` items); each caller resolves once its own items are stored, or rejects with its batch's error.
  */
 export function coalesceWrites<T>(write: (items: T[]) => Promise<void>, maxBatch = 1000): (items: T[]) => Promise<void> {

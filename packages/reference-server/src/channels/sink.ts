@@ -23,7 +23,7 @@ export interface ChannelSink {
  */
 export function channelSink(store: Store, clock: Clock, logger: Logger): ChannelSink {
   const ids = createRandomIds();
-  // Webhooks that arrive together are applied in one transaction (coalesce.ts).
+  // Webhooks that arrive together are applied in one write (coalesce.ts).
   const applyStatuses = coalesceWrites<ChannelStatus>(async (statuses) => {
     const applied = await applyChannelStatuses(store, statuses, ids.newId, clock.now().toISOString());
     if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
