@@ -30,6 +30,9 @@ export interface CampaignRecord extends Omit<Campaign, 'uuid' | 'startDate'> {
   seq: number;
 }
 
+/** What a change of a campaign's status writes: the status, and the fields that go with it. */
+export type CampaignStatusPatch = Pick<CampaignRecord, 'status'> & Partial<Pick<CampaignRecord, 'pause_reason' | 'next_run_at' | 'endDate'>>;
+
 export interface OrderRecord extends Order {
   company_uuid: string;
 }
