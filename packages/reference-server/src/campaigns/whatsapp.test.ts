@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderTemplate } from '../../../runtime/src/domain/render.ts';
+import { freePort } from '../../test/helpers.ts';
 import { createWhatsAppChannel } from './whatsapp.ts';
 
 const customer = { firstName: 'Asha', lastName: 'Rao', name: 'Asha Rao', phoneNumber: '+919800000001', email: null };
@@ -86,6 +87,8 @@ describe('the WhatsApp Cloud API channel', () => {
       providerMessageId: null,
       error: 'WhatsApp answered 400: (#132001) Template name does not exist in the translation (code 132001)',
       errorCode: 132001,
+      failure: { httpStatus: 400, code: 132001, mayHaveReached: true },
+      retryAfterMs: null,
     });
     expect(requests[1]?.body).toMatchObject({ biz_opaque_callback_data: 'msg_1' });
     answer = { status: 502, body: 'Bad Gateway' };
@@ -94,9 +97,44 @@ describe('the WhatsApp Cloud API channel', () => {
       providerMessageId: null,
       error: 'WhatsApp answered 502: no error message',
       errorCode: null,
+      failure: { httpStatus: 502, code: null, mayHaveReached: true },
+      retryAfterMs: null,
     });
     expect(requests[2]?.body).toMatchObject({ biz_opaque_callback_data: 'msg_4' });
-    const down = createWhatsAppChannel({ accessToken: 'x', phoneNumberId: '1', baseUrl: 'http://127.0.0.1:9/v21.0' });
-    expect((await down.send({ to: '+919800000001', template, key: 'k3', ...about })).error).toMatch(/^WhatsApp did not answer/);
+    // Nothing listens on the port: the request never left, so it may be sent again.
+    const down = createWhatsAppChannel({ accessToken: 'x', phoneNumberId: '1', baseUrl: `http://127.0.0.1:${await freePort()}/v21.0` });
+    expect(await down.send({ to: '+919800000001', template, key: 'k3', ...about })).toMatchObject({
+      error: expect.stringMatching(/^WhatsApp did not answer/),
+      failure: { httpStatus: null, code: null, mayHaveReached: false },
+    });
+  });
+
+  it("reads a throttle's Retry-After, and counts a connection lost after the request as one that may have reached WhatsApp", async () => {
+    let mode: 'throttle' | 'hang up' = 'throttle';
+    const fake = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (mode === 'hang up') return req.socket.destroy();
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+        res.end(JSON.stringify({ error: { message: '(#130429) Rate limit hit', code: 130429 } }));
+      });
+    });
+    await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
+    cleanups.push(() => new Promise((ok) => fake.close(ok)));
+    const channel = createWhatsAppChannel({
+      accessToken: 'x',
+      phoneNumberId: '1',
+      baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}/v21.0`,
+    });
+    const template = renderTemplate({ template_name: 'hello', language: 'en', header_variable: [], body_variable: [], variables: {} }, customer);
+    expect(await channel.send({ to: '+919800000001', template, key: 'k', ...about })).toMatchObject({
+      errorCode: 130429,
+      failure: { httpStatus: 429, code: 130429, mayHaveReached: true },
+      retryAfterMs: 7000,
+    });
+    mode = 'hang up';
+    expect(await channel.send({ to: '+919800000001', template, key: 'k', ...about })).toMatchObject({
+      failure: { httpStatus: null, code: null, mayHaveReached: true },
+    });
   });
 });

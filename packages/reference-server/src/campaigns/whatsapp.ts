@@ -50,6 +50,26 @@ interface GraphError {
   code?: number;
 }
 
+/** Errors of a connection that never carried the request: refused, no route, no name, or not made in time. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Whether a send that got no answer may have reached WhatsApp: all but a connection that was never made (fetch's cause names it). */
+function mayHaveReached(error: unknown): boolean {
+  // One address's error, or each address's (an AggregateError) when a name had several.
+  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | null)?.cause;
+  const codes = cause?.errors?.map((e) => e.code) ?? [cause?.code];
+  return !codes.every((code) => typeof code === 'string' && NOT_SENT.has(code));
+}
+
+/** A `Retry-After` header in ms: seconds, or an HTTP date; null when absent or unreadable. */
+function retryAfterMs(header: string | null): number | null {
+  if (header === null) return null;
+  const seconds = Number(header);
+  if (header.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
 /**
  * Sends template messages through the WhatsApp Cloud API (`POST /{phone-number-id}/messages`), each
  * with its `messageId` as `biz_opaque_callback_data`. An accepted message is `sent` with its `wamid`;
@@ -73,7 +93,12 @@ export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
           }),
         );
       } catch (e) {
-        return { status: 'failed', providerMessageId: null, error: `WhatsApp did not answer: ${(e as Error).message}` };
+        return {
+          status: 'failed',
+          providerMessageId: null,
+          error: `WhatsApp did not answer: ${(e as Error).message}`,
+          failure: { httpStatus: null, code: null, mayHaveReached: mayHaveReached(e) },
+        };
       }
       const body = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[]; error?: GraphError };
       if (!res.ok) {
@@ -83,6 +108,8 @@ export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
           providerMessageId: null,
           error: `WhatsApp answered ${res.status}: ${body.error?.message ?? body.error?.title ?? 'no error message'}${code !== null ? ` (code ${code})` : ''}`,
           errorCode: code,
+          failure: { httpStatus: res.status, code, mayHaveReached: true },
+          retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
         };
       }
       return { status: 'sent', providerMessageId: body.messages?.[0]?.id ?? null, error: null };

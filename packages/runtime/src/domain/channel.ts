@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../clock.ts';
 import type { RenderedTemplate } from './render.ts';
+import type { SendFailure } from './send-failures.ts';
 
 /** One template message to one phone number. */
 export interface OutboundMessage {
@@ -26,6 +27,14 @@ export interface SendResult {
   error: string | null;
   /** A failure's provider error code (WhatsApp's `error.code`); null or absent when the provider gave none. */
   errorCode?: number | null;
+  /**
+   * How a failure came about, for its class (`classifySendFailure`, `domain/send-failures.ts`): the
+   * answer's HTTP status, or none and whether the request may have reached the provider. Absent: the
+   * message failed for itself.
+   */
+  failure?: SendFailure;
+  /** The answer's `Retry-After`, in ms, when it gave one. */
+  retryAfterMs?: number | null;
 }
 
 /**
