@@ -169,7 +169,7 @@ export const operations = {
     path: '/api/v2/companies/{uuid}/campaigns/{id}/resume',
     summary: 'Resume a campaign',
     description:
-      'Resumes a `paused` campaign: a run it paused goes on (`running`), sending what it had not sent, each customer still messaged at most once a run; a campaign paused before its run is `scheduled` again, due at once when its time passed meanwhile. A `scheduled` or `running` campaign is answered as it is. A `completed`, `failed` or `cancelled` one answers 409 with code `campaign_status_conflict`; an unknown id, 404.',
+      'Resumes a `paused` campaign: a run it paused goes on (`running`), sending what it had not sent, each customer still messaged at most once a run; a campaign paused before its run waits for it again, due at once when its time passed meanwhile. A campaign that is not paused but waits or runs is answered as it is. A `completed`, `failed` or `cancelled` one answers 409 with code `campaign_status_conflict`; an unknown id, 404.',
     params: CompanyCampaignParams,
     responses: { 200: { description: 'The campaign, resumed.', schema: CampaignEnvelope } },
     errors: [404, 409],

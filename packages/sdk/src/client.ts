@@ -115,7 +115,7 @@ export interface EngageClient {
     get(id: string, options?: RequestOptions): APIPromise<Campaign>;
     /** Pauses a scheduled or running campaign (a paused one resolves as it is); a run stops after the messages in flight. Another status rejects with `ConflictError`. */
     pause(id: string, options?: RequestOptions): APIPromise<Campaign>;
-    /** Resumes a paused campaign: its run goes on, or it is scheduled again. A completed, failed or cancelled one rejects with `ConflictError`. */
+    /** Resumes a paused campaign: its run goes on, or it waits for its run again. A completed, failed or cancelled one rejects with `ConflictError`. */
     resume(id: string, options?: RequestOptions): APIPromise<Campaign>;
     /** Cancels a scheduled, running or paused campaign for good (a cancelled one resolves as it is). A completed or failed one rejects with `ConflictError`. */
     cancel(id: string, options?: RequestOptions): APIPromise<Campaign>;

@@ -95,7 +95,7 @@ export const clientMethods: MethodTable = {
       },
       resume: {
         operationId: 'resumeCampaign',
-        doc: 'Resumes a paused campaign: its run goes on, or it is scheduled again. A completed, failed or cancelled one rejects with `ConflictError`.',
+        doc: 'Resumes a paused campaign: its run goes on, or it waits for its run again. A completed, failed or cancelled one rejects with `ConflictError`.',
         args: ['id'],
         result: 'Campaign',
       },
