@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createWhatsAppEmulator, type WhatsAppEmulator } from '../../packages/whatsapp-emulator/src/index.ts';
 import { atLeast, atMost, type Bench, percentile, row } from '../lib.ts';
@@ -146,4 +148,80 @@ export const reportLag: Bench = {
   },
 };
 
-export const benches: Bench[] = [statusIngest, reportLag];
+/** A receiver that answers the handshake and every post 200 at once, having read its body: the floor of a webhook's cost. */
+async function bareReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const challenge = new URL(req.url ?? '/', 'http://receiver').searchParams.get('hub.challenge');
+    req.resume();
+    req.on('end', () => res.end(challenge ?? ''));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/webhook`,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
+/**
+ * The machine's floor for `channel.statuses.ingest`: the same emulator posting the same held status
+ * webhooks (16 in flight) to a receiver that answers 200 at once and stores nothing. Reported against
+ * the same limit: where it is below 1, the limit is beyond what this machine can post, whatever the server does.
+ */
+export const statusIngestFloor: Bench = {
+  id: 'channel.statuses.ingest.floor',
+  async run() {
+    const receiver = await bareReceiver();
+    const wa = await createWhatsAppEmulator({
+      acceptAnyTemplate: true,
+      messagesPerSecond: 100_000,
+      fates: [{ match: '*', fate: 'delivered' }],
+      sentMs: 0,
+      deliveredMs: 0,
+      holdWebhooks: true,
+      historyLimit: 100_000,
+    });
+    try {
+      await wa.setCallbackUrl(receiver.url);
+      for (let i = 0; i < INGEST_MESSAGES; i += 100) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, j) =>
+            fetch(`${wa.apiUrl}/${wa.phoneNumberId}/messages`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${wa.accessToken}`, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                messaging_product: 'whatsapp',
+                to: `+1555${String(i + j).padStart(7, '0')}`,
+                type: 'template',
+                template: { name: 'welcome', language: { code: 'en' } },
+                biz_opaque_callback_data: `msg_${i + j}`,
+              }),
+            }).then((r) => r.arrayBuffer()),
+          ),
+        );
+      }
+      await new Promise((ok) => setTimeout(ok, 50));
+      const started = performance.now();
+      wa.configure({ holdWebhooks: false });
+      await wa.quiet({ timeoutMs: GIVE_UP_MS });
+      const seconds = (performance.now() - started) / 1000;
+      allStored(wa, 2 * INGEST_MESSAGES);
+      const floor = Math.round((2 * INGEST_MESSAGES) / seconds);
+      return row({
+        id: 'channel.statuses.ingest.floor',
+        metric:
+          'the same status webhooks the emulator posts a second to a bare receiver (200 at once, nothing stored): the machine floor of channel.statuses.ingest',
+        ours: floor,
+        peer: INGEST_LIMIT_PER_S,
+        unit: 'statuses/s',
+        better: 'higher',
+        note: `${2 * INGEST_MESSAGES} statuses in ${seconds.toFixed(2)} s`,
+      });
+    } finally {
+      await wa.close();
+      await receiver.close();
+    }
+  },
+};
+
+export const benches: Bench[] = [statusIngest, statusIngestFloor, reportLag];

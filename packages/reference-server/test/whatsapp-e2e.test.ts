@@ -107,15 +107,15 @@ for (const database of ['pglite', 'postgres'] as const) {
     }, 120_000);
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
-      // The review comes after the company has submitted the template's id (a review that comes before is not kept).
-      const wa = await createWhatsAppEmulator({ templateReviewMs: 2_000 });
+      // WhatsApp reviews a template soon after it is made (50 ms here), before the company submits its id to the server.
+      const wa = await createWhatsAppEmulator({ templateReviewMs: 50 });
       cleanups.push(() => wa.close());
       const server = await serverFor(wa, database, 'whatsapp_templates');
       const call = jsonCaller(server.url);
       const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Templates', company_id: 'TEMPLATES' });
       const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
 
-      // The company creates its templates on WhatsApp's side (here, the emulator's template API) and submits their ids.
+      // The company creates its templates on WhatsApp's side (here, the emulator's template API), then submits their ids.
       const created = async (name: string) => {
         const res = await fetch(`${wa.apiUrl}/${wa.wabaId}/message_templates`, {
           method: 'POST',
@@ -123,11 +123,14 @@ for (const database of ['pglite', 'postgres'] as const) {
           body: JSON.stringify({ name, language: 'en', category: 'MARKETING', components: [{ type: 'BODY', text: 'Hello {{1}}' }] }),
         });
         const { id } = (await res.json()) as { id: string };
-        await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: name, phone_number: '15550000000', wam_id: id });
+        return { name, id };
       };
-      await created('spring_sale');
-      await created('reject_spam');
+      const made = [await created('spring_sale'), await created('reject_spam')];
+      // Both reviews have reached the server: the server keeps them for the ids submitted next.
       await wa.quiet();
+      for (const { name, id } of made) {
+        await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: name, phone_number: '15550000000', wam_id: id });
+      }
       const statuses = async () =>
         Object.fromEntries(
           (await call('GET', `/api/v2/companies/${company.uuid}/templates`, tok.token)).data.map(

@@ -34,7 +34,10 @@ export function channelSink(store: Store, clock: Clock, logger: Logger): Channel
       for (const update of updates) {
         const moved = await applyTemplateStatus(store, update, clock.now().toISOString());
         if (moved === 0)
-          logger.info({ wamId: update.wamId, event: update.event }, 'template status update for no submitted template (or an event that changes nothing)');
+          logger.info(
+            { wamId: update.wamId, event: update.event },
+            'template status update for no submitted template (kept for its submission), or an event that changes nothing',
+          );
       }
     },
   };

@@ -66,6 +66,50 @@ describe('applyTemplateStatus', () => {
   });
 });
 
+describe('submitTemplate', () => {
+  async function newCompany() {
+    const store = createMemoryStore();
+    const co = company(1);
+    await store.createCompany(co);
+    return { store, co, w: writer() };
+  }
+  const welcome = { template_name: 'welcome', phone_number: '6363978748', wam_id: 'wam-1' };
+
+  it('takes the status and reason of a review that came before it', async () => {
+    const { store, co, w } = await newCompany();
+    expect(await applyTemplateStatus(store, { wamId: 'wam-1', event: 'REJECTED', reason: 'INVALID_FORMAT' }, w.ctx.now)).toBe(0);
+    const submitted = await submitTemplate(store, { ...w.ctx, now: w.tick() }, co, welcome);
+    expect(submitted).toMatchObject({ wam_id: 'wam-1', status: 'rejected', reason: 'INVALID_FORMAT' });
+    expect(await theTemplate(store, co)).toEqual(submitted);
+  });
+
+  it('takes the status kept when a flag came after it, with the flag’s reason', async () => {
+    const { store, co, w } = await newCompany();
+    await applyTemplateStatus(store, { wamId: 'wam-1', event: 'APPROVED', reason: null }, w.ctx.now);
+    await applyTemplateStatus(store, { wamId: 'wam-1', event: 'FLAGGED', reason: 'low quality' }, w.tick());
+    expect(await submitTemplate(store, w.ctx, co, welcome)).toMatchObject({ status: 'approved', reason: 'low quality' });
+  });
+
+  it('is submitted when no review came, and failed without a wam_id whatever came', async () => {
+    const { store, co, w } = await newCompany();
+    await applyTemplateStatus(store, { wamId: 'wam-2', event: 'APPROVED', reason: null }, w.ctx.now);
+    expect(await submitTemplate(store, w.ctx, co, welcome)).toMatchObject({ status: 'submitted', reason: null });
+    expect(await submitTemplate(store, w.ctx, co, { template_name: 'other', phone_number: '6363978748' })).toMatchObject({ wam_id: null, status: 'failed' });
+  });
+
+  it('reads the review in the transaction it runs in', async () => {
+    const { store, co, w } = await newCompany();
+    await expect(
+      store.transaction(async (tx) => {
+        await applyTemplateStatus(tx, { wamId: 'wam-1', event: 'PAUSED', reason: null }, w.ctx.now);
+        expect(await submitTemplate(tx, w.ctx, co, welcome)).toMatchObject({ status: 'paused' });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await submitTemplate(store, w.ctx, co, welcome)).toMatchObject({ status: 'submitted' });
+  });
+});
+
 describe('createCampaign with requireUsableTemplates', () => {
   const campaign = (template_name: string): NewCampaign => ({
     name: `launch ${template_name}`,

@@ -32,6 +32,7 @@ import type {
   RunChunk,
   StatusWrite,
   TemplateRecord,
+  TemplateReview,
   TokenRecord,
   TokenRevocations,
 } from './types.ts';
@@ -123,10 +124,18 @@ export interface TemplatePort {
   /** The company's templates, oldest first (by creation, then in the order they were made). */
   listTemplates(companyUuid: string, page: PageRequest): Promise<Page<TemplateRecord>>;
   /**
-   * Sets the status (unless `status` is null, which keeps each one's), the reason and `updated_at` of
-   * every template with this `wam_id`, whichever company submitted it; resolves to how many it changed.
+   * Keeps the review for this `wam_id` (its status, unless `status` is null, which keeps the one kept;
+   * and the reason), then sets the status (unless null, which keeps each one's), the reason and
+   * `updated_at` of every template with this `wam_id`, whichever company submitted it; resolves to how
+   * many templates it changed. The review is kept even when none has the id yet (see `templateReview`).
+   * Inside a transaction, the review's row stays locked until it ends.
    */
   setTemplateStatus(wamId: string, status: TemplateRecord['status'] | null, reason: string | null, now: string): Promise<number>;
+  /**
+   * The review WhatsApp last reported for this `wam_id` (status null before any), holding it until the
+   * transaction ends, so that a review arriving meanwhile waits and then sees the template written.
+   */
+  templateReview(wamId: string, now: string): Promise<TemplateReview>;
 }
 
 /** Campaigns. */
@@ -334,6 +343,24 @@ export interface KeptStatusPort {
   expireKeptStatuses(before: string): Promise<number>;
 }
 
+/** What taking send slots came to. */
+export interface SendSlotsTaken {
+  /** How many slots were taken (0 to `wanted`). */
+  taken: number;
+  /** When the next slot of the key frees, ISO-8601: the earliest last use of those not just taken, plus the window. */
+  nextFreeAt: string;
+}
+
+/**
+ * The pace of sends through one provider number, shared by every instance on the store: the number
+ * has `limit` slots, and a slot is used again only a window after its last use, so that no window
+ * holds more than `limit` sends (a sliding window, as WhatsApp counts throughput).
+ */
+export interface SendPacePort {
+  /** Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and uses them at `now`. */
+  takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string): Promise<SendSlotsTaken>;
+}
+
 /**
  * Persistence for the runtime: every port, and the transaction around them. Two implementations share
  * one conformance suite: memory (the mock) and SQL (PGlite or PostgreSQL).
@@ -348,6 +375,7 @@ export interface Store
     CampaignPort,
     CampaignRunPort,
     KeptStatusPort,
+    SendPacePort,
     WebhookPort,
     DispatchPort,
     IdempotencyPort,

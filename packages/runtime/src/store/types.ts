@@ -24,6 +24,13 @@ export interface TemplateRecord extends Template {
   company_uuid: string;
 }
 
+/** The review WhatsApp last reported for a template id, whether or not a company submitted that id yet. */
+export interface TemplateReview {
+  /** Null before any review came (or when every one kept the status, as FLAGGED does). */
+  status: TemplateRecord['status'] | null;
+  reason: string | null;
+}
+
 export interface CampaignRecord extends Omit<Campaign, 'uuid' | 'startDate'> {
   company_uuid: string;
   /** 1, 2, 3... per company in creation order; campaigns are never deleted, so page N is seq in ((N-1)*limit, N*limit]. */

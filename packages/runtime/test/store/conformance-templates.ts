@@ -80,6 +80,39 @@ export function describeTemplateConformance(store: CurrentStore): void {
       ]);
     });
 
+    it('keeps a review of an id no template has yet, for the template submitted with it later', async () => {
+      const { uuid } = await seedCompany(store());
+      const w = writer();
+      expect(await store().setTemplateStatus('wam-early', 'rejected', 'INVALID_FORMAT', w.ctx.now)).toBe(0);
+      const submitted = await store().transaction(async (tx) => {
+        const review = await tx.templateReview('wam-early', w.tick());
+        expect(review).toEqual({ status: 'rejected', reason: 'INVALID_FORMAT' });
+        return tx.upsertTemplate(template(uuid, 'tpl_1', w.ctx.now, { wam_id: 'wam-early', status: review.status ?? 'submitted', reason: review.reason }));
+      });
+      expect(submitted).toMatchObject({ wam_id: 'wam-early', status: 'rejected', reason: 'INVALID_FORMAT' });
+      // A later review reaches the template as well as the kept review.
+      expect(await store().setTemplateStatus('wam-early', 'approved', null, w.tick())).toBe(1);
+      expect(await store().templateReview('wam-early', w.ctx.now)).toEqual({ status: 'approved', reason: null });
+    });
+
+    it('keeps the kept status when a review gives none, taking its reason', async () => {
+      const w = writer();
+      await store().setTemplateStatus('wam-early', 'paused', null, w.ctx.now);
+      await store().setTemplateStatus('wam-early', null, 'flagged for quality', w.tick());
+      expect(await store().templateReview('wam-early', w.ctx.now)).toEqual({ status: 'paused', reason: 'flagged for quality' });
+      // Before any review with a status, there is none to keep.
+      await store().setTemplateStatus('wam-flagged', null, 'flagged for quality', w.tick());
+      expect(await store().templateReview('wam-flagged', w.ctx.now)).toEqual({ status: null, reason: 'flagged for quality' });
+    });
+
+    it('reads no review for an id WhatsApp never reported on, as often as it is asked', async () => {
+      const w = writer();
+      expect(await store().templateReview('wam-unknown', w.ctx.now)).toEqual({ status: null, reason: null });
+      expect(await store().transaction((tx) => tx.templateReview('wam-unknown', w.tick()))).toEqual({ status: null, reason: null });
+      await store().setTemplateStatus('wam-unknown', 'approved', null, w.tick());
+      expect(await store().templateReview('wam-unknown', w.ctx.now)).toEqual({ status: 'approved', reason: null });
+    });
+
     it('undoes a status set in a transaction that throws', async () => {
       const { uuid } = await seedCompany(store());
       const w = writer();
@@ -92,6 +125,7 @@ export function describeTemplateConformance(store: CurrentStore): void {
         }),
       ).rejects.toThrow('rolled back');
       expect((await store().listTemplates(uuid, { page: 1, limit: 10 })).items).toEqual([template(uuid, 'tpl_1', made)]);
+      expect(await store().templateReview('wam-1', w.tick())).toEqual({ status: null, reason: null });
     });
   });
 }

@@ -9,6 +9,7 @@ import { describeCampaignControlConformance } from './conformance-campaign-contr
 import { campaign, company, range, seedCompany, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
+import { describeSendPaceConformance } from './conformance-send-pace.ts';
 import { describeStatusConformance } from './conformance-statuses.ts';
 import { describeTemplateConformance } from './conformance-templates.ts';
 import { describeTokenConformance } from './conformance-tokens.ts';
@@ -318,5 +319,6 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     describeRunConformance(store);
     describeCampaignControlConformance(store, racers);
     describeStatusConformance(store);
+    describeSendPaceConformance(store);
   });
 }

@@ -64,3 +64,35 @@ describe('migration 0007_created_seq', () => {
     await expect(client.query(`UPDATE customers SET created_seq = 9 WHERE id = 'cus_new'`)).rejects.toThrow(/created_seq/);
   });
 });
+
+describe('migration 0012_template_reviews', () => {
+  it("keeps each template id's latest review: from its templates whose status a review gave, the last updated", async () => {
+    const client = new PGlite();
+    onTestFinished(() => client.close());
+    const db = drizzle(client);
+    await migrate(db, { migrationsFolder: migrationsUpTo('0011_channel_statuses') });
+    const at = (s: number) => `2025-01-15T10:00:0${s}.000Z`;
+    await client.query(`INSERT INTO companies (uuid, company_id, name, timezone, created_at) VALUES ('c-1', 'C1', 'A', 'UTC', $1)`, [at(0)]);
+    for (const [id, phone, wamId, status, reason, time] of [
+      ['tpl_1', '1', 'wam-1', 'approved', null, at(1)],
+      ['tpl_2', '2', 'wam-1', 'paused', null, at(2)],
+      ['tpl_3', '3', 'wam-2', 'rejected', 'INVALID_FORMAT', at(1)],
+      ['tpl_4', '4', 'wam-3', 'submitted', null, at(1)],
+      ['tpl_5', '5', null, 'failed', 'no wam_id', at(1)],
+    ] as const) {
+      await client.query(
+        `INSERT INTO templates (id, company_uuid, template_name, phone_number, wam_id, status, reason, created_at, updated_at)
+         VALUES ($1, 'c-1', 'welcome', $2, $3, $4, $5, $6, $6)`,
+        [id, phone, wamId, status, reason, time],
+      );
+    }
+    await migrate(db, { migrationsFolder });
+    const { rows } = await client.query<{ wam_id: string; status: string; reason: string | null }>(
+      'SELECT wam_id, status, reason FROM template_reviews ORDER BY wam_id',
+    );
+    expect(rows).toEqual([
+      { wam_id: 'wam-1', status: 'paused', reason: null },
+      { wam_id: 'wam-2', status: 'rejected', reason: 'INVALID_FORMAT' },
+    ]);
+  });
+});

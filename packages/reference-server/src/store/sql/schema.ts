@@ -133,6 +133,18 @@ export const templates = pgTable(
   ],
 );
 
+/**
+ * The review WhatsApp last reported for each template id, whether or not a company submitted that id
+ * yet (a review often comes first). Status null until a review came; its row is what a review and a
+ * submission of the id lock, so that they take turns.
+ */
+export const templateReviews = pgTable('template_reviews', {
+  wam_id: text('wam_id').primaryKey(),
+  status: text('status').$type<TemplateStatus>(),
+  reason: text('reason'),
+  updated_at: timestamp('updated_at').notNull(),
+});
+
 /** Broadcast campaigns; never deleted, so `seq` stays dense per company. */
 export const campaigns = pgTable(
   'campaigns',
@@ -417,6 +429,17 @@ export const keptStatuses = pgTable(
   (t) => [index('kept_statuses_provider_message_id_idx').on(t.provider_message_id), index('kept_statuses_received_at_idx').on(t.received_at, t.id)],
 );
 
+/** The send slots of each provider number (`SendPacePort`): when each was last used, in ms since the epoch. */
+export const sendSlots = pgTable(
+  'send_slots',
+  {
+    key: text('key').notNull(),
+    slot: integer('slot').notNull(),
+    used_at: bigint('used_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.slot] })],
+);
+
 /** The runs (due times) each campaign has had, kept with the first message of each run. */
 export const campaignRuns = pgTable(
   'campaign_runs',
@@ -454,6 +477,7 @@ export const schema = {
   settings,
   companies,
   templates,
+  templateReviews,
   campaigns,
   orders,
   customers,

@@ -13,6 +13,7 @@ import { createSqlKeptStatuses } from './kept-statuses.ts';
 import { createSqlLeases } from './leases.ts';
 import { createSqlOrders } from './orders.ts';
 import type { Outbox } from './outbox.ts';
+import { createSqlSendPace } from './send-pace.ts';
 import { createSqlSettings } from './settings.ts';
 import { createSqlTemplates } from './templates.ts';
 import { createSqlTokens } from './tokens.ts';
@@ -62,6 +63,7 @@ function sqlPorts(conn: SqlConnection, outbox: Outbox, driver?: SqlDriver): Omit
     ...createSqlCampaigns(conn),
     ...createSqlCampaignRuns(conn, driver),
     ...createSqlKeptStatuses(conn),
+    ...createSqlSendPace(conn),
     ...createSqlWebhooks(conn),
     ...createSqlIdempotency(conn),
     ...createSqlLeases(conn),

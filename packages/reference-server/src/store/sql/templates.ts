@@ -2,7 +2,7 @@ import { iso, type TemplatePort, type TemplateRecord } from '@engagekit/runtime/
 import { eq, sql } from 'drizzle-orm';
 import type { SqlConnection } from './connection.ts';
 import { pageOldestFirst } from './queries.ts';
-import { recordColumns, templates } from './schema.ts';
+import { recordColumns, templateReviews, templates } from './schema.ts';
 
 const templateColumns = recordColumns(templates);
 
@@ -23,6 +23,14 @@ export function createSqlTemplates({ db }: SqlConnection): TemplatePort {
     },
     listTemplates: (companyUuid, page) => pageOldestFirst(db, templates, templateColumns, eq(templates.company_uuid, companyUuid), page),
     async setTemplateStatus(wamId, status, reason, now) {
+      // The review first: its upsert locks the id's row, which a submission of the id locks too (templateReview).
+      await db
+        .insert(templateReviews)
+        .values({ wam_id: wamId, status, reason, updated_at: iso(now) })
+        .onConflictDoUpdate({
+          target: templateReviews.wam_id,
+          set: { status: sql`coalesce(excluded.status, ${templateReviews.status})`, reason: sql`excluded.reason`, updated_at: sql`excluded.updated_at` },
+        });
       // A status of null keeps each row's own (a flag sets only the reason).
       const rows = await db
         .update(templates)
@@ -30,6 +38,16 @@ export function createSqlTemplates({ db }: SqlConnection): TemplatePort {
         .where(eq(templates.wam_id, wamId))
         .returning({ id: templates.id });
       return rows.length;
+    },
+    async templateReview(wamId, now) {
+      // The update changes nothing but locks the row (made if need be), and returns its latest committed values.
+      const [row] = await db
+        .insert(templateReviews)
+        .values({ wam_id: wamId, status: null, reason: null, updated_at: iso(now) })
+        .onConflictDoUpdate({ target: templateReviews.wam_id, set: { wam_id: sql`excluded.wam_id` } })
+        .returning({ status: templateReviews.status, reason: templateReviews.reason });
+      if (!row) throw new Error('The template review was not read.');
+      return row;
     },
   };
 }

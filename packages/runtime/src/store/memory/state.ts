@@ -17,11 +17,13 @@ import type {
   OrderRecord,
   Page,
   TemplateRecord,
+  TemplateReview,
   TokenRecord,
 } from '../types.ts';
 import type { createMemoryCampaignRuns } from './campaign-runs.ts';
 import type { createMemoryDispatch } from './dispatch.ts';
 import type { createMemoryIdempotency } from './idempotency.ts';
+import type { createMemorySendPace } from './send-pace.ts';
 import type { MemoryJournal } from './transaction-journal.ts';
 
 /** Everything kept for one company, with the indexes its reads need. */
@@ -73,6 +75,8 @@ export interface MemoryRecords {
   companyList: SortedList<{ id: string; created_at: string }>;
   states: Map<string, CompanyState>;
   templates: Map<string, TemplateRecord>;
+  /** The review WhatsApp last reported for each template id, submitted or not yet. */
+  templateReviews: Map<string, TemplateReview & { updated_at: string }>;
   endpoints: Map<string, EndpointRecord>;
   events: Map<string, EventRecord>;
   deliveries: Map<string, DeliveryRecord>;
@@ -86,6 +90,7 @@ export interface MemoryState extends MemoryRecords {
   dispatch: ReturnType<typeof createMemoryDispatch>;
   runs: ReturnType<typeof createMemoryCampaignRuns>;
   idempotency: ReturnType<typeof createMemoryIdempotency>;
+  pace: ReturnType<typeof createMemorySendPace>;
   tx: MemoryJournal;
 }
 
@@ -98,6 +103,7 @@ export function newMemoryRecords(): MemoryRecords {
     companyList: new SortedList(),
     states: new Map(),
     templates: new Map(),
+    templateReviews: new Map(),
     endpoints: new Map(),
     events: new Map(),
     deliveries: new Map(),

@@ -9,6 +9,7 @@ import { createMemoryDispatch } from './dispatch.ts';
 import { createMemoryIdempotency } from './idempotency.ts';
 import { memoryKeptStatuses } from './kept-statuses.ts';
 import { memoryOrders } from './orders.ts';
+import { createMemorySendPace } from './send-pace.ts';
 import { bumpStatus, type MemoryRecords, type MemoryState, newMemoryRecords } from './state.ts';
 import { memoryTemplates } from './templates.ts';
 import { memoryTokens } from './tokens.ts';
@@ -49,9 +50,11 @@ function refill(target: Record<string, unknown>, source: Record<string, unknown>
 
 /** The records of `state` (its containers, not copies). */
 function pickRecords(state: MemoryState): MemoryRecords {
-  const { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses } = state;
-  return { settings, companies, companyCodes, companyList, states, templates, endpoints, events, deliveries, deliveriesByEndpoint, keptStatuses };
+  return Object.fromEntries(RECORD_KEYS.map((key) => [key, state[key]])) as unknown as MemoryRecords;
 }
+
+/** The names of the records: those `newMemoryRecords` makes, and nothing of the parts with state of their own. */
+const RECORD_KEYS = Object.keys(newMemoryRecords()) as (keyof MemoryRecords)[];
 
 /** A fresh state: empty records, and the parts with state of their own over them. */
 function newMemoryState(): MemoryState {
@@ -79,7 +82,7 @@ function newMemoryState(): MemoryState {
   });
   const dispatch = createMemoryDispatch({ deliveries: records.deliveries, endpoints: records.endpoints, events: records.events });
   const tx = new MemoryJournal();
-  return { ...records, dispatch, runs, idempotency: createMemoryIdempotency(tx), tx };
+  return { ...records, dispatch, runs, idempotency: createMemoryIdempotency(tx), pace: createMemorySendPace(), tx };
 }
 
 /** Every port of the memory store over `state` (every call outside a transaction), and `close`. */
@@ -97,6 +100,7 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
     ...state.dispatch.methods,
     ...state.runs.methods,
     ...state.idempotency.methods,
+    ...state.pace.methods,
     async renewLeases(claimToken, leaseUntil) {
       state.dispatch.renew(claimToken, leaseUntil);
       state.runs.renew(claimToken, leaseUntil);
@@ -106,7 +110,8 @@ function memoryPorts(state: MemoryState): Omit<Store, 'transaction' | 'lock'> {
       state.dispatch.clear();
       state.idempotency.clear();
       state.runs.clear();
-      for (const held of [state.settings, state.companies, state.companyCodes, state.states, state.templates]) held.clear();
+      state.pace.clear();
+      for (const held of [state.settings, state.companies, state.companyCodes, state.states, state.templates, state.templateReviews]) held.clear();
       for (const held of [state.endpoints, state.events, state.deliveries, state.deliveriesByEndpoint, state.keptStatuses]) held.clear();
     },
   };

@@ -4,7 +4,7 @@ import { compareCreatedAt, iso, pageOffset } from '../shared.ts';
 import type { TemplateRecord } from '../types.ts';
 import { type MemoryState, page, requireState } from './state.ts';
 
-/** The memory store's templates, keyed by (company, template_name, phone_number). */
+/** The memory store's templates, keyed by (company, template_name, phone_number), and the reviews kept by wam_id. */
 export function memoryTemplates(state: MemoryState): TemplatePort {
   return {
     async upsertTemplate(template) {
@@ -23,6 +23,9 @@ export function memoryTemplates(state: MemoryState): TemplatePort {
       return page(all.slice(pageOffset(request), pageOffset(request) + request.limit), all.length);
     },
     async setTemplateStatus(wamId, status, reason, now) {
+      const kept = state.templateReviews.get(wamId);
+      state.templateReviews.set(wamId, { status: status ?? kept?.status ?? null, reason, updated_at: iso(now) });
+      state.tx.undoable(() => (kept ? state.templateReviews.set(wamId, kept) : state.templateReviews.delete(wamId)));
       let changed = 0;
       for (const [key, template] of state.templates) {
         if (template.wam_id !== wamId) continue;
@@ -32,6 +35,11 @@ export function memoryTemplates(state: MemoryState): TemplatePort {
         changed++;
       }
       return changed;
+    },
+    // Transactions take turns, so the review read stays the latest until this one ends.
+    async templateReview(wamId) {
+      const kept = state.templateReviews.get(wamId);
+      return { status: kept?.status ?? null, reason: kept?.reason ?? null };
     },
   };
 }

@@ -1,0 +1,28 @@
+import type { SendPacePort } from '../ports.ts';
+
+/**
+ * The memory store's send pace: each key's slots as the times (ms) of their last use, taken oldest
+ * first. A change of `limit` keeps the slots below it and adds new ones, free.
+ */
+export function createMemorySendPace() {
+  const slotsOf = new Map<string, number[]>();
+  const methods: SendPacePort = {
+    async takeSendSlots(key, wanted, limit, windowMs, now) {
+      const at = Date.parse(now);
+      const kept = slotsOf.get(key) ?? [];
+      const slots = kept.length === limit ? kept : [...kept.slice(0, limit), ...Array<number>(Math.max(0, limit - kept.length)).fill(Number.NEGATIVE_INFINITY)];
+      slotsOf.set(key, slots);
+      const free = slots
+        .map((used, slot) => ({ used, slot }))
+        .filter((s) => s.used <= at - windowMs)
+        .sort((a, b) => a.used - b.used || a.slot - b.slot)
+        .slice(0, Math.max(0, wanted));
+      const taken = new Set(free.map((s) => s.slot));
+      for (const slot of taken) slots[slot] = at;
+      const others = slots.filter((_, slot) => !taken.has(slot));
+      const oldest = others.length > 0 ? Math.min(...others) : at;
+      return { taken: taken.size, nextFreeAt: new Date(Math.max(oldest, at - windowMs) + windowMs).toISOString() };
+    },
+  };
+  return { methods, clear: () => slotsOf.clear() };
+}
