@@ -164,6 +164,7 @@ export const mockPartnerSuite: Bench = {
           id: `cmp_${campaigns.length + 1}`,
           uuid: mock.company.uuid,
           status: 'scheduled',
+          pause_reason: null,
           days: null,
           startDate: '2030-01-15',
           endDate: null,

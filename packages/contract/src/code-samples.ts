@@ -51,6 +51,15 @@ console.log(campaign.id, campaign.next_run_at);`,
     call: `for await (const campaign of client.campaigns.list({ limit: 50 })) {\n  console.log(campaign.name, campaign.status);\n}`,
   },
   getCampaign: { caller: 'client', call: `const campaign = await client.campaigns.get('cmp_01JD4Z8Q3T5V');\nconsole.log(campaign.status);` },
+  pauseCampaign: {
+    caller: 'client',
+    call: `const campaign = await client.campaigns.pause('cmp_01JD4Z8Q3T5V');\nconsole.log(campaign.status, campaign.pause_reason);`,
+  },
+  resumeCampaign: { caller: 'client', call: `const campaign = await client.campaigns.resume('cmp_01JD4Z8Q3T5V');\nconsole.log(campaign.status);` },
+  cancelCampaign: {
+    caller: 'client',
+    call: `const campaign = await client.campaigns.cancel('cmp_01JD4Z8Q3T5V');\nconsole.log(campaign.status, campaign.endDate);`,
+  },
   getCustomers: { caller: 'client', call: `for await (const customer of client.customers.list({ limit: 100 })) {\n  console.log(customer.phoneNumber);\n}` },
   reportingCampaign: { caller: 'client', call: 'const report = await client.reports.get();\nconsole.log(report.messages.read, report.orders.amount);' },
   addOrder: {

@@ -240,7 +240,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
       {
         name: 'Agency',
         description:
-          'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope; the template list (`/api/v2/companies/{uuid}/templates`) also takes the admin token.',
+          'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope; the template list (`/api/v2/companies/{uuid}/templates`) and pausing, resuming and cancelling a campaign (`/api/v2/companies/{uuid}/campaigns/{id}/...`) also take the admin token.',
       },
       { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
       { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },

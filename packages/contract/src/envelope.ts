@@ -74,6 +74,11 @@ export const specificErrorCodes = {
       'createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`',
   },
   idempotency_in_progress: { status: 409, description: 'a request with this Idempotency-Key is still running; retry after `Retry-After`' },
+  campaign_status_conflict: {
+    status: 409,
+    description:
+      'pauseCampaign, resumeCampaign or cancelCampaign on a campaign whose status does not allow it (a completed campaign cannot be paused); the message names the status and what is allowed',
+  },
   too_many_endpoints: {
     status: 409,
     description: 'the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first',

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { PageQuery, Pagination, Paging, success } from './envelope.ts';
 import { defineOperation } from './operation.ts';
 import { CompanyUuid } from './primitives.ts';
-import { Campaign, CampaignIdParams, CreateCampaignBody } from './resources/campaign.ts';
+import { Campaign, CampaignIdParams, CompanyCampaignParams, CreateCampaignBody } from './resources/campaign.ts';
 import { Company, CompanyParams, CreateCompanyBody, CreateTokenBody, Health, IssuedToken, Token, TokenParams, TokensRevoked } from './resources/company.ts';
 import { Customer, ImportCustomersBody, ImportCustomersResult } from './resources/customer.ts';
 import { AddOrderBody, Order, UpdateOrderBody, UpdateOrderParams } from './resources/order.ts';
@@ -37,6 +37,8 @@ const admin = { surface: 'admin', auth: { kind: 'admin' }, tags: ['Admin'] } as 
 const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'orders' }, tags: ['Webhooks'] } as const;
 // A company's templates are agency data: the admin token, or the company's own token with the `agency` scope.
 const templatesAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Agency'] } as const;
+// Pausing, resuming and cancelling a campaign: the admin token, or the company's own token with the `agency` scope.
+const campaignsAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Agency'] } as const;
 
 const CampaignList = z
   .object({
@@ -147,6 +149,42 @@ export const operations = {
     query: UuidQuery,
     responses: { 200: { description: 'The campaign.', schema: CampaignEnvelope } },
     errors: [404],
+  }),
+  pauseCampaign: defineOperation({
+    ...campaignsAdmin,
+    operationId: 'pauseCampaign',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/campaigns/{id}/pause',
+    summary: 'Pause a campaign',
+    description:
+      'Pauses a `scheduled` or `running` campaign, with `pause_reason` `paused by the company`. A running campaign stops after the messages already in flight; the rest wait, unsent, until `resumeCampaign`. Pausing a paused campaign answers it as it is. Any other status answers 409 with code `campaign_status_conflict`; an unknown id, 404.',
+    params: CompanyCampaignParams,
+    responses: { 200: { description: 'The campaign, paused.', schema: CampaignEnvelope } },
+    errors: [404, 409],
+  }),
+  resumeCampaign: defineOperation({
+    ...campaignsAdmin,
+    operationId: 'resumeCampaign',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/campaigns/{id}/resume',
+    summary: 'Resume a campaign',
+    description:
+      'Resumes a `paused` campaign: a run it paused goes on (`running`), sending what it had not sent, each customer still messaged at most once a run; a campaign paused before its run waits for it again, due at once when its time passed meanwhile. A campaign that is not paused but waits or runs is answered as it is. A `completed`, `failed` or `cancelled` one answers 409 with code `campaign_status_conflict`; an unknown id, 404.',
+    params: CompanyCampaignParams,
+    responses: { 200: { description: 'The campaign, resumed.', schema: CampaignEnvelope } },
+    errors: [404, 409],
+  }),
+  cancelCampaign: defineOperation({
+    ...campaignsAdmin,
+    operationId: 'cancelCampaign',
+    method: 'post',
+    path: '/api/v2/companies/{uuid}/campaigns/{id}/cancel',
+    summary: 'Cancel a campaign',
+    description:
+      'Cancels a `scheduled`, `running` or `paused` campaign for good: it sends nothing more (a running one stops after the messages already in flight), a recurring one never runs again, `next_run_at` becomes null and `endDate` the day it was cancelled. Cancelling a cancelled campaign answers it as it is. A `completed` or `failed` one answers 409 with code `campaign_status_conflict`; an unknown id, 404.',
+    params: CompanyCampaignParams,
+    responses: { 200: { description: 'The campaign, cancelled.', schema: CampaignEnvelope } },
+    errors: [404, 409],
   }),
   getCustomers: defineOperation({
     ...agency,

@@ -15,6 +15,7 @@ export type {
   CampaignPort,
   CampaignRecord,
   CampaignRunPort,
+  CampaignStatusPatch,
   CampaignSummary,
   ClaimedChunk,
   ClaimedDelivery,

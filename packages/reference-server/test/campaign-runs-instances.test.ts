@@ -48,6 +48,7 @@ async function twoInstances(customers: number, campaigns: number) {
         company_uuid: company.uuid,
         name: `c${i}`,
         status: 'scheduled',
+        pause_reason: null,
         schedule_type: 'once',
         schedule: DUE,
         days: null,

@@ -107,6 +107,12 @@ describe('every documented status, provoked', () => {
     await call('POST', '/api/order/addOrder', a.token, sampleOrder(a.companyId, 'ORD-1'));
     await call('POST', `/agency/template?uuid=${a.uuid}`, a.token, { template_name: 'welcome', phone_number: '6363978748', wam_id: 'wam1' });
     const campaign = (await (await call('POST', `/agency/createCampaign?uuid=${a.uuid}`, a.token, campaignBody('spring'))).json()).data;
+    /** A new campaign of `a`'s, scheduled: one to cancel. */
+    const newCampaign = async () =>
+      (await (await call('POST', `/agency/createCampaign?uuid=${a.uuid}`, a.token, campaignBody(next()))).json()).data.id as string;
+    // A cancelled campaign: pausing or resuming it is a conflict.
+    const cancelledId = await newCampaign();
+    await admin('POST', `/api/v2/companies/${a.uuid}/campaigns/${cancelledId}/cancel`);
     const endpoint = await admin('POST', `/api/v2/companies/${a.uuid}/webhooks`, { url: 'http://127.0.0.1:9/hook' });
     const delivery = await admin('POST', `/api/v2/companies/${a.uuid}/webhooks/${endpoint.id}/test`, {});
     return {
@@ -121,6 +127,8 @@ describe('every documented status, provoked', () => {
       b,
       revoking,
       campaignId: campaign.id as string,
+      newCampaign,
+      cancelledId,
       endpointId: endpoint.id as string,
       deliveryId: delivery.id as string,
     };
@@ -154,6 +162,13 @@ describe('every documented status, provoked', () => {
         return { path: op.path, query: `uuid=${a.uuid}`, token: a.token, body: json(campaignBody(next())) };
       case 'getCampaign':
         return { path: `/agency/getCampaign/${w.campaignId}`, query: `uuid=${a.uuid}`, token: a.token };
+      // Pausing and resuming one campaign, again and again: each answers 200 (changed, or as it is).
+      case 'pauseCampaign':
+        return { path: `/api/v2/companies/${a.uuid}/campaigns/${w.campaignId}/pause`, token: a.token };
+      case 'resumeCampaign':
+        return { path: `/api/v2/companies/${a.uuid}/campaigns/${w.campaignId}/resume` };
+      case 'cancelCampaign':
+        return { path: `/api/v2/companies/${a.uuid}/campaigns/${await w.newCampaign()}/cancel`, token: a.token };
       case 'addOrder':
         return { path: op.path, token: a.token, body: json(sampleOrder(a.companyId, next())) };
       case 'updateOrder':
@@ -210,6 +225,7 @@ describe('every documented status, provoked', () => {
     if (op.operationId === 'updateOrder') return { ...call, path: '/api/order/updateOrder/NO-SUCH-ORDER' };
     if (op.operationId === 'redeliverWebhookDelivery') return { ...call, path: call.path.replace(w.deliveryId, UNKNOWN_ID) };
     for (const id of [w.campaignId, w.endpointId]) if (call.path.includes(id)) return { ...call, path: call.path.replace(id, UNKNOWN_ID) };
+    if (op.operationId === 'cancelCampaign') return { ...call, path: call.path.replace(/campaigns\/[^/]+/, `campaigns/${UNKNOWN_ID}`) };
     if (op.operationId === 'revokeToken') return { ...call, path: call.path.replace(/[^/]+$/, UNKNOWN_ID) };
     if (op.operationId === 'deleteWebhook') return { ...call, path: call.path.replace(/[^/]+$/, UNKNOWN_ID) };
     return null;
@@ -257,7 +273,9 @@ describe('every documented status, provoked', () => {
         const calls: Call[] = [];
         if (op.operationId === 'createCampaign') calls.push({ ...call, body: JSON.stringify(campaignBody('spring')) });
         if (op.operationId === 'createCompany') calls.push({ ...call, body: JSON.stringify({ name: 'Again', company_id: a.companyId }) });
-        return { calls, note: 'a name or code taken; an Idempotency-Key still running (below)' };
+        if (op.operationId === 'pauseCampaign' || op.operationId === 'resumeCampaign')
+          calls.push({ ...call, path: call.path.replace(w.campaignId, w.cancelledId) });
+        return { calls, note: 'a name or code taken; a cancelled campaign paused or resumed; an Idempotency-Key still running (below)' };
       }
       case 413:
         return { calls: [{ ...call, body: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) }], note: 'a body over 1 MB' };

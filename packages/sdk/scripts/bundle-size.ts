@@ -13,8 +13,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-/** The main entry's budget in bytes, minified and gzipped, openapi-fetch and webhook verification included. */
-export const MAIN_BUDGET_BYTES = 10 * 1024;
+/**
+ * The main entry's budget in bytes, minified and gzipped, openapi-fetch and webhook verification included.
+ * 10 KiB held every method up to the campaigns' pause, resume and cancel, which took it to 10.1 KiB.
+ */
+export const MAIN_BUDGET_BYTES = 10 * 1024 + 256;
 
 /** `entry` (a file of the SDK's dist) bundled, minified and gzipped: its size and the files it pulled in. */
 export async function bundleSize(distDir: string, entry: string): Promise<{ gzipped: number; inputs: string[] }> {

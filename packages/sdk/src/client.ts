@@ -113,6 +113,12 @@ export interface EngageClient {
     list(params?: CampaignListParams, options?: ListRequestOptions): PagePromise<Campaign, CampaignPage>;
     /** One campaign; an unknown id rejects with `NotFoundError`. */
     get(id: string, options?: RequestOptions): APIPromise<Campaign>;
+    /** Pauses a scheduled or running campaign (a paused one resolves as it is); a run stops after the messages in flight. Another status rejects with `ConflictError`. */
+    pause(id: string, options?: RequestOptions): APIPromise<Campaign>;
+    /** Resumes a paused campaign: its run goes on, or it waits for its run again. A completed, failed or cancelled one rejects with `ConflictError`. */
+    resume(id: string, options?: RequestOptions): APIPromise<Campaign>;
+    /** Cancels a scheduled, running or paused campaign for good (a cancelled one resolves as it is). A completed or failed one rejects with `ConflictError`. */
+    cancel(id: string, options?: RequestOptions): APIPromise<Campaign>;
   };
   customers: {
     /** Lists customers oldest first: await it for a page, `for await` it for every customer. */

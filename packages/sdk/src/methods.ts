@@ -87,6 +87,24 @@ export const clientMethods: MethodTable = {
         list: { params: 'CampaignListParams', item: 'Campaign', page: 'CampaignPage' },
       },
       get: { operationId: 'getCampaign', doc: 'One campaign; an unknown id rejects with `NotFoundError`.', args: ['id'], result: 'Campaign' },
+      pause: {
+        operationId: 'pauseCampaign',
+        doc: 'Pauses a scheduled or running campaign (a paused one resolves as it is); a run stops after the messages in flight. Another status rejects with `ConflictError`.',
+        args: ['id'],
+        result: 'Campaign',
+      },
+      resume: {
+        operationId: 'resumeCampaign',
+        doc: 'Resumes a paused campaign: its run goes on, or it waits for its run again. A completed, failed or cancelled one rejects with `ConflictError`.',
+        args: ['id'],
+        result: 'Campaign',
+      },
+      cancel: {
+        operationId: 'cancelCampaign',
+        doc: 'Cancels a scheduled, running or paused campaign for good (a cancelled one resolves as it is). A completed or failed one rejects with `ConflictError`.',
+        args: ['id'],
+        result: 'Campaign',
+      },
     },
     customers: {
       list: {

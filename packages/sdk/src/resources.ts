@@ -45,6 +45,27 @@ export function createResources({ uuid, transport: t, api, webhookSecret }: Reso
         one(t, 'getCampaign', options, (init) =>
           agency.GET('/agency/getCampaign/{id}', { ...init, params: { path: { id: required('campaigns.get', 'a campaign id', id) }, query: { uuid } } }),
         ),
+      pause: (id, options) =>
+        one(t, 'pauseCampaign', options, (init) =>
+          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/pause', {
+            ...init,
+            params: { path: { uuid, id: required('campaigns.pause', 'a campaign id', id) } },
+          }),
+        ),
+      resume: (id, options) =>
+        one(t, 'resumeCampaign', options, (init) =>
+          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/resume', {
+            ...init,
+            params: { path: { uuid, id: required('campaigns.resume', 'a campaign id', id) } },
+          }),
+        ),
+      cancel: (id, options) =>
+        one(t, 'cancelCampaign', options, (init) =>
+          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/cancel', {
+            ...init,
+            params: { path: { uuid, id: required('campaigns.cancel', 'a campaign id', id) } },
+          }),
+        ),
     },
     customers: {
       list: (params, options) =>

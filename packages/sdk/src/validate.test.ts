@@ -9,6 +9,7 @@ const campaign = {
   uuid: '53d1bcd3-aaf0-45e1-9298-5395b6a27b61',
   name: 'spring',
   status: 'scheduled',
+  pause_reason: null,
   schedule_type: 'once',
   schedule: '2030-01-15T10:00:00.000Z',
   days: null,

@@ -42,6 +42,9 @@ const methods = {
   createCampaign: client.campaigns.create,
   getCampaignData: client.campaigns.list,
   getCampaign: client.campaigns.get,
+  pauseCampaign: client.campaigns.pause,
+  resumeCampaign: client.campaigns.resume,
+  cancelCampaign: client.campaigns.cancel,
   getCustomers: client.customers.list,
   reportingCampaign: client.reports.get,
   // Order operations, company client. PATCH and POST are the same update under other methods.

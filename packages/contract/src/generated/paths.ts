@@ -120,6 +120,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/companies/{uuid}/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a campaign
+         * @description Pauses a `scheduled` or `running` campaign, with `pause_reason` `paused by the company`. A running campaign stops after the messages already in flight; the rest wait, unsent, until `resumeCampaign`. Pausing a paused campaign answers it as it is. Any other status answers 409 with code `campaign_status_conflict`; an unknown id, 404. Takes the admin token, or a company token of this company with the `agency` scope.
+         */
+        post: operations["pauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a campaign
+         * @description Resumes a `paused` campaign: a run it paused goes on (`running`), sending what it had not sent, each customer still messaged at most once a run; a campaign paused before its run waits for it again, due at once when its time passed meanwhile. A campaign that is not paused but waits or runs is answered as it is. A `completed`, `failed` or `cancelled` one answers 409 with code `campaign_status_conflict`; an unknown id, 404. Takes the admin token, or a company token of this company with the `agency` scope.
+         */
+        post: operations["resumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/companies/{uuid}/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign
+         * @description Cancels a `scheduled`, `running` or `paused` campaign for good: it sends nothing more (a running one stops after the messages already in flight), a recurring one never runs again, `next_run_at` becomes null and `endDate` the day it was cancelled. Cancelling a cancelled campaign answers it as it is. A `completed` or `failed` one answers 409 with code `campaign_status_conflict`; an unknown id, 404. Takes the admin token, or a company token of this company with the `agency` scope.
+         */
+        post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agency/getCustomers": {
         parameters: {
             query?: never;
@@ -1074,7 +1134,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `campaign_status_conflict` (409: pauseCampaign, resumeCampaign or cancelCampaign on a campaign whose status does not allow it (a completed campaign cannot be paused); the message names the status and what is allowed), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -1206,6 +1266,11 @@ export interface components {
             /** @example temp3 */
             name: string;
             status: components["schemas"]["CampaignStatus"];
+            /**
+             * @description Why the campaign is paused, null unless it is: `paused by the company` after pauseCampaign; a provider error’s code and template when the provider refused the template.
+             * @example null
+             */
+            pause_reason: string | null;
             schedule_type: components["schemas"]["ScheduleType"];
             /**
              * Format: date-time
@@ -2626,6 +2691,342 @@ export interface operations {
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    pauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, paused. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, resumed. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried write safe: the first request with the key runs, and a retry with the same key and request answers as it did (with `idempotent-replayed: true`) for a day. The same key with another request is a 400; while the first still runs, a 409. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The company UUID. */
+                uuid: string;
+                /** @description The campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign, cancelled. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is missing, malformed, expired or badly signed. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown company or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The resource already exists, a limit is reached (`too_many_endpoints`), or a request with the same Idempotency-Key is still running (then with `Retry-After`: the same request, sent again after it, gets its answer). */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
                     [name: string]: unknown;
                 };
                 content: {

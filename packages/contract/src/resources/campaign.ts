@@ -142,6 +142,11 @@ export const Campaign = z
     uuid: CompanyUuid,
     name: z.string().meta({ example: 'temp3' }),
     status: CampaignStatus,
+    pause_reason: z.string().nullable().meta({
+      description:
+        'Why the campaign is paused, null unless it is: `paused by the company` after pauseCampaign; a provider error’s code and template when the provider refused the template.',
+      example: null,
+    }),
     schedule_type: ScheduleType,
     schedule: Timestamp,
     days: Days.nullable(),
@@ -155,10 +160,13 @@ export const Campaign = z
   .meta({ id: 'Campaign', description: 'A broadcast campaign.' });
 export type Campaign = z.infer<typeof Campaign>;
 
-export const CampaignIdParams = z.object({
-  id: z
-    .string()
-    .min(1, 'Campaign ID is required.')
-    .max(64, 'must be at most 64 characters')
-    .meta({ description: 'The campaign id.', example: 'cmp_01JD4Z8Q3T5V' }),
-});
+const CampaignId = z
+  .string()
+  .min(1, 'Campaign ID is required.')
+  .max(64, 'must be at most 64 characters')
+  .meta({ description: 'The campaign id.', example: 'cmp_01JD4Z8Q3T5V' });
+
+export const CampaignIdParams = z.object({ id: CampaignId });
+
+/** The path of an operation on one campaign of the company `{uuid}`: `/api/v2/companies/{uuid}/campaigns/{id}/...`. */
+export const CompanyCampaignParams = z.object({ uuid: CompanyUuid, id: CampaignId });

@@ -13,6 +13,7 @@ import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { Leases } from '../leases.ts';
 import type { Logger } from '../logger.ts';
+import { sendsChunks } from '../rules/campaign-runs.ts';
 import type { Store } from '../store/ports.ts';
 import {
   type CampaignRecord,
@@ -23,7 +24,7 @@ import {
   type MessageOutcome,
   type MessageRecord,
 } from '../store/types.ts';
-import { afterRun } from './campaigns.ts';
+import { endRunIfDone, runLock } from './campaign-run-end.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
@@ -183,19 +184,31 @@ async function record(run: RunContext, chunk: ClaimedChunk, customers: CustomerR
   return fresh.filter((m) => inserted.has(m.record.id));
 }
 
-/** Before each slice: whether the chunk goes on, or is handed back (stopping) or lost (its lease ran out). */
+/**
+ * Before each slice: whether the chunk goes on, or is handed back (the instance is stopping, or its
+ * campaign is not running any more: paused or cancelled) or lost (its lease ran out).
+ */
 async function mayGoOn(run: RunContext, chunk: ClaimedChunk): Promise<'go' | 'released' | 'lost'> {
+  const { store, leases } = run;
   if (run.stopping()) {
-    await run.store.releaseChunk(chunk.id, run.leases.claimToken);
+    await store.releaseChunk(chunk.id, leases.claimToken);
     return 'released';
   }
-  return (await run.store.holdsChunk(chunk.id, run.leases.claimToken, run.clock.now().toISOString())) ? 'go' : 'lost';
+  if (await store.holdsChunk(chunk.id, leases.claimToken, run.clock.now().toISOString())) return 'go';
+  // Not held: its campaign stopped, or its lease ran out. A stopped campaign's chunk is handed back,
+  // its claim cleared, so a resume's run claims it at once; its recorded messages wait, pending.
+  const campaign = await store.getCampaign(chunk.company_uuid, chunk.campaign_id);
+  if (campaign === null || sendsChunks(campaign)) return 'lost';
+  await store.releaseChunk(chunk.id, leases.claimToken);
+  run.logger.info({ campaign: chunk.campaign_id, chunk: chunk.id, status: campaign.status }, 'campaign chunk handed back: its campaign is not running');
+  return 'released';
 }
 
 /**
  * Runs a claimed chunk: a message to each of its customers, in slices of the channel's `inFlight`
  * (one write records a slice, one its outcomes). Resolves to `done`, `released` (the instance is
- * stopping: handed back undone) or `lost` (its lease ran out and another instance has it).
+ * stopping, or its campaign was paused or cancelled: handed back undone) or `lost` (its lease ran out
+ * and another instance has it).
  */
 export async function runChunk(run: RunContext, chunk: ClaimedChunk): Promise<'done' | 'released' | 'lost'> {
   const size = run.channel.inFlight ?? 1;
@@ -227,22 +240,6 @@ async function finishChunk(run: RunContext, chunk: ClaimedChunk): Promise<boolea
     if (ended) logger.info({ campaign: chunk.campaign_id, runKey: chunk.run_key, ...ended }, 'campaign run finished');
     return true;
   });
-}
-
-/** The lock a run's end takes. */
-const runLock = (campaignId: string) => `campaign-run:${campaignId}`;
-
-/**
- * Inside a transaction holding the run's lock: when no chunk of the campaign's current run is left,
- * ends the run (afterRun) and says how it went; null otherwise.
- */
-async function endRunIfDone(tx: Store, campaign: CampaignRecord, now: Date): Promise<{ sent: number; failed: number } | null> {
-  const runKey = campaign.next_run_at as string;
-  if ((await tx.pendingChunks(campaign.id, runKey)) > 0) return null;
-  const company = await tx.getCompany(campaign.company_uuid);
-  const totals = await tx.runTotals(campaign.id, runKey);
-  const ended = await tx.finishRun(campaign.id, runKey, afterRun(campaign, company?.timezone ?? 'UTC', runKey, now, totals), now.toISOString());
-  return ended ? totals : null;
 }
 
 /**

@@ -59,6 +59,7 @@ forEveryStore((kind, makeStore) => {
         company_uuid: company.uuid,
         name: 'hello',
         status: 'scheduled',
+        pause_reason: null,
         schedule_type: 'once',
         schedule: '2026-01-05T09:00:00.000Z',
         days: null,

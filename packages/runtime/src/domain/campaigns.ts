@@ -82,6 +82,7 @@ export async function createCampaign(
       company_uuid: company.uuid,
       name: campaign.name,
       status: 'scheduled',
+      pause_reason: null,
       schedule_type: campaign.schedule_type,
       schedule: new Date(campaign.schedule).toISOString(),
       days: campaign.schedule_type === 'recurring' ? (campaign.days ?? null) : null,

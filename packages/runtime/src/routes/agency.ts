@@ -1,3 +1,4 @@
+import { type CampaignControlOutcome, cancelCampaign, PAUSED_BY_COMPANY, pauseCampaign, resumeCampaign } from '../domain/campaign-control.ts';
 import { createCampaign, getCampaign, listCampaigns } from '../domain/campaigns.ts';
 import { listCustomers } from '../domain/customers.ts';
 import { buildReport } from '../domain/reports.ts';
@@ -19,9 +20,45 @@ function templateNotUsable(name: string, statuses: readonly string[]): HttpError
   });
 }
 
-/** The seven agency operations, and the list of a company's templates. */
+/** The 404 of a campaign id the company has none of. */
+function campaignNotFound(id: string): HttpError {
+  return new HttpError(404, 'No campaign data found.', { issues: [{ path: 'id', message: `no campaign ${id} in this company` }] });
+}
+
+/** What each control makes of a campaign, for its messages. */
+const DONE = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' } as const;
+
+/** `scheduled, running or paused`. */
+function either(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/** The answer of a pause, resume or cancel: the campaign, or its 404 or 409. */
+function controlled(action: keyof typeof DONE, id: string, outcome: CampaignControlOutcome | null) {
+  if (outcome === null) throw campaignNotFound(id);
+  const { campaign } = outcome;
+  if (outcome.outcome === 'status_conflict') {
+    throw new HttpError(409, `Campaign ${campaign.id} is ${campaign.status}: only a ${either(outcome.allowed)} campaign can be ${DONE[action]}.`, {
+      code: 'campaign_status_conflict',
+    });
+  }
+  const message = outcome.changed ? `Campaign ${DONE[action]}.` : `Campaign already ${campaign.status}.`;
+  return { status: 200 as const, body: { success: true as const, message, data: presentCampaign(campaign) } };
+}
+
+/** The seven agency operations, the list of a company's templates, and a campaign's pause, resume and cancel. */
 export const agencyHandlers: HandlersFor<
-  'sync' | 'submitTemplate' | 'listTemplates' | 'createCampaign' | 'getCampaignData' | 'getCampaign' | 'getCustomers' | 'reportingCampaign'
+  | 'sync'
+  | 'submitTemplate'
+  | 'listTemplates'
+  | 'createCampaign'
+  | 'getCampaignData'
+  | 'getCampaign'
+  | 'pauseCampaign'
+  | 'resumeCampaign'
+  | 'cancelCampaign'
+  | 'getCustomers'
+  | 'reportingCampaign'
 > = {
   async sync({ company, ctx }) {
     const data = await syncCompany(ctx.store, ctx.write, company);
@@ -57,8 +94,20 @@ export const agencyHandlers: HandlersFor<
 
   async getCampaign({ company, params, ctx }) {
     const campaign = await getCampaign(ctx.store, company, params.id);
-    if (!campaign) throw new HttpError(404, 'No campaign data found.', { issues: [{ path: 'id', message: `no campaign ${params.id} in this company` }] });
+    if (!campaign) throw campaignNotFound(params.id);
     return { status: 200, body: { success: true, message: 'Successfully fetched campaign data.', data: presentCampaign(campaign) } };
+  },
+
+  async pauseCampaign({ company, params, ctx }) {
+    return controlled('pause', params.id, await pauseCampaign(ctx.store, company, params.id, PAUSED_BY_COMPANY, ctx.now));
+  },
+
+  async resumeCampaign({ company, params, ctx }) {
+    return controlled('resume', params.id, await resumeCampaign(ctx.store, company, params.id, ctx.now));
+  },
+
+  async cancelCampaign({ company, params, ctx }) {
+    return controlled('cancel', params.id, await cancelCampaign(ctx.store, company, params.id, ctx.now));
   },
 
   async getCustomers({ company, query, ctx }) {

@@ -1,9 +1,9 @@
 /**
  * The domain's decisions about campaign runs that a store carries out inside its own reads and
- * writes: which campaigns are due and in what order their runs start, where a run's chunks end, and
- * the order chunks are claimed in. The memory store calls these; the SQL store writes the same rules
- * in its statements (`store/sql/run-chunks.ts` of the reference server), and the store conformance
- * suite pins both. Pure: they import nothing but record types, so a store may use them.
+ * writes: which campaigns are due and in what order their runs start, where a run's chunks end, whose
+ * chunks are claimed and sent, and the order they are claimed in. The memory store calls these; the
+ * SQL store writes the same rules in its statements (`store/sql/run-chunks.ts` of the reference
+ * server), and the store conformance suite pins both. Pure: they import nothing but record types, so a store may use them.
  */
 import type { CampaignRecord, RunChunk } from '../store/types.ts';
 
@@ -15,6 +15,14 @@ export function waitsForRunAfter(campaign: Pick<CampaignRecord, 'status' | 'next
 /** Whether the campaign's run is due at `now`: `scheduled`, with its next run at or before `now`. */
 export function isDue(campaign: Pick<CampaignRecord, 'status' | 'next_run_at'>, now: string): boolean {
   return campaign.status === 'scheduled' && campaign.next_run_at !== null && campaign.next_run_at <= now;
+}
+
+/**
+ * Whether a campaign's chunks may be claimed and sent: only while it is `running`. A paused or
+ * cancelled campaign's chunks wait, and a chunk under way hands itself back at its next slice.
+ */
+export function sendsChunks(campaign: Pick<CampaignRecord, 'status'>): boolean {
+  return campaign.status === 'running';
 }
 
 /** The order due runs start in: earliest due first, then by campaign id. */

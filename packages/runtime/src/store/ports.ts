@@ -9,6 +9,7 @@
 import type {
   AttemptOutcome,
   CampaignRecord,
+  CampaignStatusPatch,
   CampaignSummary,
   ClaimedChunk,
   ClaimedDelivery,
@@ -150,6 +151,18 @@ export interface CampaignPort {
     patch: Partial<Pick<CampaignRecord, 'status' | 'endDate' | 'next_run_at'>>,
     now: string,
   ): Promise<CampaignRecord | null>;
+  /**
+   * Applies `patch` only when the campaign's status is one of `from`, in one conditional write (never
+   * a read, then a write: a status another writer set meanwhile is not overwritten). The updated
+   * record, or null when the company has no such campaign or its status is none of `from`.
+   */
+  updateCampaignIf(
+    companyUuid: string,
+    id: string,
+    from: readonly CampaignRecord['status'][],
+    patch: CampaignStatusPatch,
+    now: string,
+  ): Promise<CampaignRecord | null>;
   countCampaignsByStatus(companyUuid: string): Promise<Record<string, number>>;
   /**
    * The company's newest `limit` campaigns, newest first (by seq), each with its message totals, runs
@@ -175,19 +188,24 @@ export interface CampaignRunPort {
   /** The earliest `next_run_at` later than `after` of a `scheduled` campaign; null when there is none. */
   nextCampaignDue(after: string): Promise<string | null>;
   /**
-   * Claims up to `limit` chunks not done that no live lease holds, leased to `claimToken` until
-   * `leaseUntil`, each with its campaign: of the earliest runs first, and of those the first chunk of
+   * Claims up to `limit` chunks not done that no live lease holds, of campaigns that are `running`
+   * (`sendsChunks`), leased to `claimToken` until `leaseUntil`, each with its campaign: of the earliest runs first, and of those the first chunk of
    * each run before the second of any (runs due together start together). Concurrent claimers never get the same chunk.
    */
   claimChunks(claim: { now: string; leaseUntil: string; claimToken: string; limit: number }): Promise<ClaimedChunk[]>;
   /** The customers of a chunk, by id: those with an id after `after_id` and up to `through_id` (every one after, when null). */
   chunkCustomers(chunk: RunChunk): Promise<CustomerRecord[]>;
-  /** Whether the chunk's lease is still `claimToken`'s at `now` (checked before each slice of sends). */
+  /**
+   * Whether the chunk's lease is still `claimToken`'s at `now` and its campaign still `running`
+   * (`sendsChunks`): checked before each slice of sends.
+   */
   holdsChunk(chunkId: string, claimToken: string, now: string): Promise<boolean>;
   /** Marks a chunk held under `claimToken` done; false (nothing written) when the claim was lost. */
   finishChunk(chunkId: string, claimToken: string): Promise<boolean>;
   /** Hands a chunk held under `claimToken` back undone (a shutdown): any instance may claim it at once. */
   releaseChunk(chunkId: string, claimToken: string): Promise<void>;
+  /** Whether the run has been planned: it has chunks, done or not. */
+  runPlanned(campaignId: string, runKey: string): Promise<boolean>;
   /** How many chunks of the run are not done. */
   pendingChunks(campaignId: string, runKey: string): Promise<number>;
   /** How many messages of the run were sent (delivered and read included) and how many failed. */

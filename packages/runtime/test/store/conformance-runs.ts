@@ -8,11 +8,11 @@ import type { CompanyRecord, CustomerRecord, MessageRecord } from '../../src/sto
 import type { CurrentStore } from './conformance.ts';
 import { campaign, range, seedCompany, writer } from './conformance-fixtures.ts';
 
-const DUE = '2025-02-01T09:00:00.000Z';
-const at = (ms: number) => new Date(Date.parse(DUE) + ms).toISOString();
+export const DUE = '2025-02-01T09:00:00.000Z';
+export const at = (ms: number) => new Date(Date.parse(DUE) + ms).toISOString();
 
 /** `count` customers of the company with the ids `cus_01`, `cus_02`... (in key order). */
-async function customers(store: Store, co: CompanyRecord, count: number): Promise<CustomerRecord[]> {
+export async function customers(store: Store, co: CompanyRecord, count: number): Promise<CustomerRecord[]> {
   const now = writer().ctx.now;
   const made = range(count).map(
     (i): CustomerRecord => ({
@@ -52,7 +52,7 @@ const message = (co: CompanyRecord, campaignId: string, customerId: string, stat
 });
 
 /** Starts the runs due at DUE, `chunkSize` customers a chunk. */
-const start = (store: Store, chunkSize: number) => store.startDueRuns({ now: DUE, limit: 10, chunkSize, newId: writer().ctx.newId });
+export const start = (store: Store, chunkSize: number) => store.startDueRuns({ now: DUE, limit: 10, chunkSize, newId: writer().ctx.newId });
 
 export function describeRunConformance(store: CurrentStore): void {
   describe('campaign runs in chunks', () => {

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/ports.ts';
 import { type CampaignRecord, type MessageRecord, StoreConflictError } from '../../src/store/types.ts';
+import { describeCampaignControlConformance } from './conformance-campaign-control.ts';
 import { campaign, company, range, seedCompany, writer } from './conformance-fixtures.ts';
 import { describeOrderConformance } from './conformance-orders.ts';
 import { describeRunConformance } from './conformance-runs.ts';
@@ -316,6 +317,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     describeOrderConformance(store);
     describeWebhookConformance(store);
     describeRunConformance(store);
+    describeCampaignControlConformance(store, racers);
     describeStatusConformance(store);
     describeSendPaceConformance(store);
   });

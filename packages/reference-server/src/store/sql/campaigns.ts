@@ -9,7 +9,7 @@ import {
   StoreConflictError,
   topFailureCodes,
 } from '@engagekit/runtime/store';
-import { and, count, eq, getTableColumns, gt, lte, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, inArray, lte, sql } from 'drizzle-orm';
 import { batchedRead, distinctKeys } from './batched-read.ts';
 import { builtOnce } from './built-once.ts';
 import type { SqlConnection } from './connection.ts';
@@ -138,6 +138,20 @@ export function createSqlCampaigns(conn: SqlConnection): CampaignPort {
         .update(campaigns)
         .set({ ...changes, updated_at: iso(now) })
         .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id)))
+        .returning(campaignColumns);
+      return row ?? null;
+    },
+    async updateCampaignIf(companyUuid, id, from, patch, now) {
+      const changes: Partial<CampaignRecord> = definedOnly({
+        status: patch.status,
+        pause_reason: patch.pause_reason,
+        endDate: patch.endDate,
+        next_run_at: patch.next_run_at,
+      });
+      const [row] = await db
+        .update(campaigns)
+        .set({ ...changes, updated_at: iso(now) })
+        .where(and(eq(campaigns.company_uuid, companyUuid), eq(campaigns.id, id), inArray(campaigns.status, [...from])))
         .returning(campaignColumns);
       return row ?? null;
     },

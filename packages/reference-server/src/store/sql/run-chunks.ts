@@ -2,9 +2,10 @@
  * The SQL store's campaign runs in chunks: a due campaign's run planned as chunks of its company's
  * customers by key, in one transaction that concurrent starters skip; chunks claimed under an
  * instance's lease with `FOR UPDATE SKIP LOCKED`; a run ended once, by whoever finishes its last chunk.
- * Which campaigns are due, where chunks end and the claim order are the runtime's rules
- * (`rules/campaign-runs.ts`: `isDue`, `compareDue`, `waitsForRunAfter`, `chunkEnds`, `compareChunkClaims`),
- * which these statements carry out; the store conformance suite holds them to the memory store's.
+ * Which campaigns are due, where chunks end, whose chunks are claimed and the claim order are the
+ * runtime's rules (`rules/campaign-runs.ts`: `isDue`, `compareDue`, `waitsForRunAfter`, `chunkEnds`,
+ * `sendsChunks`, `compareChunkClaims`), which these statements carry out; the store conformance suite
+ * holds them to the memory store's.
  */
 import {
   type CampaignRecord,
@@ -30,6 +31,7 @@ type ChunkMethods = Pick<
   | 'holdsChunk'
   | 'finishChunk'
   | 'releaseChunk'
+  | 'runPlanned'
   | 'pendingChunks'
   | 'runTotals'
   | 'runningCampaigns'
@@ -46,6 +48,7 @@ function campaignFromRow(r: Row): CampaignRecord {
     seq: Number(r.seq),
     name: r.name as string,
     status: r.status as CampaignRecord['status'],
+    pause_reason: (r.pause_reason as string | null) ?? null,
     schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
     schedule: isoOrNull(r.schedule) as string,
     days: jsonValue(r.days),
@@ -109,12 +112,14 @@ async function startDue(tx: StoreDatabase, { now, limit, chunkSize, newId }: Par
 
 /** Claims up to `limit` open chunks (unclaimed, or whose lease ran out) under `claimToken`, with their campaigns. */
 async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, limit }: Parameters<CampaignRunPort['claimChunks']>[0]): Promise<ClaimedChunk[]> {
-  // Open chunks in `compareChunkClaims`' order.
+  // Open chunks of running campaigns (`sendsChunks`) in `compareChunkClaims`' order. The campaign is
+  // read in a subquery, so FOR UPDATE locks the chunk rows alone.
   const chunks = rowsOf(
     await db.execute(sql`
       UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
-        FROM (SELECT id FROM campaign_chunks
+        FROM (SELECT id FROM campaign_chunks AS o
                WHERE NOT done AND (claim_until IS NULL OR claim_until < ${now})
+                 AND EXISTS (SELECT 1 FROM campaigns AS c WHERE c.id = o.campaign_id AND c.status = 'running')
                ORDER BY run_key, seq, campaign_id
                LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
        WHERE k.id = pick.id
@@ -165,8 +170,11 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
     },
 
     async holdsChunk(chunkId, claimToken, now) {
+      // Held, and its campaign still running (`sendsChunks`).
       const rows = rowsOf(
-        await db.execute(sql`SELECT 1 FROM campaign_chunks WHERE id = ${chunkId} AND claim_token = ${claimToken} AND claim_until >= ${now} AND NOT done`),
+        await db.execute(sql`
+          SELECT 1 FROM campaign_chunks AS k JOIN campaigns AS c ON c.id = k.campaign_id
+           WHERE k.id = ${chunkId} AND k.claim_token = ${claimToken} AND k.claim_until >= ${now} AND NOT k.done AND c.status = 'running'`),
       );
       return rows.length > 0;
     },
@@ -182,6 +190,11 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
 
     async releaseChunk(chunkId, claimToken) {
       await db.execute(sql`UPDATE campaign_chunks SET claim_token = NULL, claim_until = NULL WHERE id = ${chunkId} AND claim_token = ${claimToken}`);
+    },
+
+    async runPlanned(campaignId, runKey) {
+      const rows = rowsOf(await db.execute(sql`SELECT 1 FROM campaign_chunks WHERE campaign_id = ${campaignId} AND run_key = ${runKey} LIMIT 1`));
+      return rows.length > 0;
     },
 
     async pendingChunks(campaignId, runKey) {

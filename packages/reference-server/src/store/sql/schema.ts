@@ -156,6 +156,8 @@ export const campaigns = pgTable(
     seq: integer('seq').notNull(),
     name: text('name').notNull(),
     status: text('status').$type<'scheduled' | 'running' | 'completed' | 'paused' | 'failed' | 'cancelled'>().notNull(),
+    /** Why it is paused; null unless it is. */
+    pause_reason: text('pause_reason'),
     schedule_type: text('schedule_type').$type<'once' | 'recurring'>().notNull(),
     schedule: timestamp('schedule').notNull(),
     days: jsonb('days').$type<Days>(),

@@ -1,4 +1,4 @@
-import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, waitsForRunAfter } from '../../rules/campaign-runs.ts';
+import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, sendsChunks, waitsForRunAfter } from '../../rules/campaign-runs.ts';
 import { advanceBar, advances } from '../../rules/message-status.ts';
 import { copy } from '../copy.ts';
 import type { CampaignRunPort } from '../ports.ts';
@@ -107,7 +107,7 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
       for (const chunk of open) {
         if (claimed.length >= limit) break;
         const campaign = deps.campaignById(chunk.campaign_id);
-        if (!campaign) continue;
+        if (!campaign || !sendsChunks(campaign)) continue;
         chunk.claim = { token: claimToken, until: leaseUntil };
         claimed.push({ ...shown(chunk), campaign: copy(campaign) });
       }
@@ -122,8 +122,9 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
     },
 
     async holdsChunk(chunkId, claimToken, now) {
-      const claim = chunks.get(chunkId)?.claim;
-      return claim?.token === claimToken && claim.until >= now;
+      const chunk = chunks.get(chunkId);
+      const campaign = chunk && deps.campaignById(chunk.campaign_id);
+      return chunk?.claim?.token === claimToken && chunk.claim.until >= now && campaign !== undefined && sendsChunks(campaign);
     },
 
     async finishChunk(chunkId, claimToken) {
@@ -137,6 +138,10 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
     async releaseChunk(chunkId, claimToken) {
       const chunk = chunks.get(chunkId);
       if (chunk?.claim?.token === claimToken) chunk.claim = null;
+    },
+
+    async runPlanned(campaignId, runKey) {
+      return runChunks(campaignId, runKey).length > 0;
     },
 
     async pendingChunks(campaignId, runKey) {

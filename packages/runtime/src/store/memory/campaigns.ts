@@ -1,8 +1,21 @@
 import { copy } from '../copy.ts';
 import type { CampaignPort } from '../ports.ts';
 import { iso, pageOffset } from '../shared.ts';
-import { type CampaignRecord, StoreConflictError } from '../types.ts';
-import { bumpStatus, type MemoryState, page, requireState } from './state.ts';
+import { type CampaignRecord, type CampaignStatusPatch, StoreConflictError } from '../types.ts';
+import { bumpStatus, type CompanyState, type MemoryState, page, requireState } from './state.ts';
+
+/** Writes the fields `patch` gives (its status kept in the company's per-status counts) and `updated_at`. */
+function applyPatch(company: CompanyState, campaign: CampaignRecord, patch: Partial<CampaignStatusPatch>, now: string): void {
+  if (patch.status !== undefined && patch.status !== campaign.status) {
+    bumpStatus(company, campaign.status, -1);
+    bumpStatus(company, patch.status, 1);
+    campaign.status = patch.status;
+  }
+  if (patch.pause_reason !== undefined) campaign.pause_reason = patch.pause_reason;
+  if (patch.endDate !== undefined) campaign.endDate = patch.endDate;
+  if (patch.next_run_at !== undefined) campaign.next_run_at = patch.next_run_at === null ? null : iso(patch.next_run_at);
+  campaign.updated_at = iso(now);
+}
 
 /** The memory store's campaigns. */
 export function memoryCampaigns(state: MemoryState): CampaignPort {
@@ -37,14 +50,16 @@ export function memoryCampaigns(state: MemoryState): CampaignPort {
       const company = state.states.get(companyUuid);
       const campaign = company?.campaignsById.get(id);
       if (!company || !campaign) return null;
-      if (patch.status !== undefined && patch.status !== campaign.status) {
-        bumpStatus(company, campaign.status, -1);
-        bumpStatus(company, patch.status, 1);
-        campaign.status = patch.status;
-      }
-      if (patch.endDate !== undefined) campaign.endDate = patch.endDate;
-      if (patch.next_run_at !== undefined) campaign.next_run_at = patch.next_run_at === null ? null : iso(patch.next_run_at);
-      campaign.updated_at = iso(now);
+      applyPatch(company, campaign, patch, now);
+      return copy(campaign);
+    },
+    async updateCampaignIf(companyUuid, id, from, patch, now) {
+      const company = state.states.get(companyUuid);
+      const campaign = company?.campaignsById.get(id);
+      if (!company || !campaign || !from.includes(campaign.status)) return null;
+      const { status, pause_reason, next_run_at, endDate, updated_at } = campaign;
+      state.tx.undoable(() => applyPatch(company, campaign, { status, pause_reason, next_run_at, endDate }, updated_at));
+      applyPatch(company, campaign, patch, now);
       return copy(campaign);
     },
     async countCampaignsByStatus(companyUuid) {
