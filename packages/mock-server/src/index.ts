@@ -8,7 +8,7 @@
 // user's code can name them (TS2742) where @engagekit/runtime is not its own dependency (pnpm's strict
 // layout). Three are renamed where a name means something else beside the mock: MessageOutcome is the
 // mock channel's, and Logger and Page are the SDK's too, with other shapes.
-export type { Clock, Logger as MockLogger, SendResult } from '@engagekit/runtime';
+export type { Clock, Logger as MockLogger, SendFailure, SendResult } from '@engagekit/runtime';
 export type {
   AttemptOutcome,
   CampaignMessageTotals,
@@ -45,11 +45,14 @@ export type {
   PageRequest,
   PhoneOrders,
   RunChunk,
+  SendPacePort,
+  SendSlotsTaken,
   SettingsPort,
   StatusWrite,
   Store,
   TemplatePort,
   TemplateRecord,
+  TemplateReview,
   TokenPort,
   TokenRecord,
   TokenRevocations,

@@ -27,7 +27,7 @@ export { type CompanyCreation, createCompany, type NewCompany } from './domain/c
 export { type CompanyHoldings, companyHoldings } from './domain/company-holdings.ts';
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
-export { type SendFailure, WHATSAPP_ERROR_CLASSES } from './domain/send-failures.ts';
+export type { SendFailure } from './domain/send-failures.ts';
 export { inFlightForPace, type Pace } from './domain/send-pace.ts';
 export { applyTemplateStatus } from './domain/templates.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
