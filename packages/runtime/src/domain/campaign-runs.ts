@@ -86,6 +86,8 @@ function newMessage(run: RunContext, chunk: ClaimedChunk, customer: CustomerReco
     error_code: null,
     provider_message_id: null,
     variables: renderTemplate(chunk.campaign.template_payload, customer).variables,
+    attempts: 0,
+    next_attempt_at: null,
     created_at: now,
     updated_at: now,
   };
