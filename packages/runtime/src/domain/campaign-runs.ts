@@ -8,6 +8,10 @@
  * After a crash, a dead instance's chunks are taken over once its lease runs out: a message it had
  * handed to a provider outside the process (`sending`) is marked failed rather than sent twice; every
  * other message it had recorded is sent.
+ *
+ * A send the provider refuses goes by the refusal's class (`judgeAnswer`): sent again later, the
+ * campaign paused, or the message failed. A chunk with messages waiting is handed back rather than
+ * finished: until their next attempt, or until the campaign's resume.
  */
 import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
