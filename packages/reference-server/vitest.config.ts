@@ -23,6 +23,7 @@ export default defineProject({
       '../runtime/src/domain/orders.test.ts',
       '../runtime/src/domain/campaigns.test.ts',
       '../runtime/src/domain/campaign-control.test.ts',
+      '../runtime/src/domain/campaign-runs-refusals.test.ts',
     ],
     setupFiles: ['test/sql-stores.ts'],
     // PGlite runs on a thread of its own in each store these tests open, many to a process: V8's

@@ -36,6 +36,7 @@ export type {
   Lock,
   LockMode,
   MemorySnapshot,
+  MessageDeferral,
   MessageOutcome as StoreMessageOutcome,
   MessageRecord,
   MessageTotals,

@@ -56,6 +56,8 @@ const EnvSchema = z.object({
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
   WHATSAPP_MESSAGES_PER_SECOND: int(1, 100_000).default(80),
+  WHATSAPP_RETRY_BASE_MS: int(1, 3_600_000).default(1000),
+  WHATSAPP_MAX_ATTEMPTS: int(1, 100).default(5),
   WHATSAPP_STATUS_RETENTION_HOURS: int(1, 24 * 365).default(DEFAULT_STATUS_RETENTION_MS / 3_600_000),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://graph.facebook.com/v21.0'),
 });

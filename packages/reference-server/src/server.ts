@@ -195,6 +195,7 @@ export async function startServer(
       chunkSize: config.CAMPAIGN_CHUNK_SIZE,
       concurrency: config.CAMPAIGN_CHUNK_CONCURRENCY,
       statusRetentionMs: config.WHATSAPP_STATUS_RETENTION_HOURS * 3_600_000,
+      retry: { baseMs: config.WHATSAPP_RETRY_BASE_MS, maxAttempts: config.WHATSAPP_MAX_ATTEMPTS },
     },
     leaseMs: config.LEASE_MS,
   });

@@ -62,6 +62,23 @@ async function serverFor(wa: WhatsAppEmulator, database: 'pglite' | 'postgres', 
   return Object.assign(server, { another });
 }
 
+/** A company with `customers` customers, the template `promo` submitted, and a campaign of it due now. */
+async function campaignOf(url: string, customers: number, name: string) {
+  const call = jsonCaller(url);
+  const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name, company_id: name.toUpperCase() });
+  const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+  const list = Array.from({ length: customers }, (_, i) => ({ phoneNumber: `+1555${String(i).padStart(7, '0')}`, firstName: `C${i}` }));
+  await call('POST', `/api/v2/companies/${company.uuid}/customers`, ADMIN_TOKEN, { customers: list });
+  await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'promo', phone_number: '15550000000', wam_id: `tpl-${name}` });
+  const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+    name,
+    schedule_type: 'once',
+    schedule: new Date().toISOString(),
+    template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+  });
+  return { call, token: tok.token as string, uuid: company.uuid as string, campaignId: campaign.id as string };
+}
+
 for (const database of ['pglite', 'postgres'] as const) {
   const skip = database === 'postgres' && !process.env.DATABASE_URL;
   describe.skipIf(skip)(`the WhatsApp channel on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
@@ -144,6 +161,51 @@ for (const database of ['pglite', 'postgres'] as const) {
       // 20 a second from the first: the 200th goes out no sooner than 9 s after the first.
       const times = sent.map((m) => m.acceptedAt).sort((a, b) => a - b);
       expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(9_000);
+    }, 90_000);
+
+    it('sends again what WhatsApp refuses for now (130429), until every customer has the message once', async () => {
+      // WhatsApp takes 20 a second; the server is set to 40, so about half the first sends are refused.
+      const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 20 });
+      cleanups.push(() => wa.close());
+      const server = await serverFor(wa, database, 'whatsapp_retry', {
+        SCHEDULER_INTERVAL_MS: '100',
+        WHATSAPP_MESSAGES_PER_SECOND: '40',
+        WHATSAPP_RETRY_BASE_MS: '200',
+        WHATSAPP_MAX_ATTEMPTS: '10',
+      });
+      const { call, token, uuid, campaignId } = await campaignOf(server.url, 60, 'retried');
+      await vi.waitFor(async () => expect((await call('GET', `/agency/getCampaign/${campaignId}?uuid=${uuid}`, token)).data.status).toBe('completed'), {
+        timeout: 60_000,
+        interval: 200,
+      });
+      expect(wa.refused().filter((r) => r.code === 130429).length).toBeGreaterThan(0);
+      expect(wa.messages()).toHaveLength(60);
+      expect(new Set(wa.messages().map((m) => m.waId)).size).toBe(60);
+      const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${uuid}`, token);
+      expect(report.messages).toMatchObject({ total: 60, failed: 0 });
+    }, 90_000);
+
+    it('pauses a campaign whose template WhatsApp paused (132015), and completes it once reinstated and resumed', async () => {
+      const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 1000 });
+      cleanups.push(() => wa.close());
+      const server = await serverFor(wa, database, 'whatsapp_paused', { SCHEDULER_INTERVAL_MS: '100', WHATSAPP_MESSAGES_PER_SECOND: '20' });
+      const { call, token, uuid, campaignId } = await campaignOf(server.url, 40, 'paused');
+      const campaign = async () => (await call('GET', `/agency/getCampaign/${campaignId}?uuid=${uuid}`, token)).data;
+      await vi.waitFor(() => expect(wa.messages().length).toBeGreaterThanOrEqual(10), { timeout: 30_000, interval: 20 });
+      wa.setTemplateStatus({ name: 'promo', event: 'PAUSED' });
+      await vi.waitFor(async () => expect((await campaign()).status).toBe('paused'), { timeout: 30_000, interval: 100 });
+      expect((await campaign()).pause_reason).toMatch(/^WhatsApp error 132015 on template promo: /);
+      // Nothing more goes out while it is paused.
+      const accepted = wa.messages().length;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(wa.messages()).toHaveLength(accepted);
+      wa.setTemplateStatus({ name: 'promo', event: 'REINSTATED' });
+      await call('POST', `/api/v2/companies/${uuid}/campaigns/${campaignId}/resume`, token);
+      await vi.waitFor(async () => expect((await campaign()).status).toBe('completed'), { timeout: 60_000, interval: 200 });
+      expect(wa.messages()).toHaveLength(40);
+      expect(new Set(wa.messages().map((m) => m.waId)).size).toBe(40);
+      const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${uuid}`, token);
+      expect(report.messages).toMatchObject({ total: 40, failed: 0 });
     }, 90_000);
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {

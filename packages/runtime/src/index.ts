@@ -10,6 +10,7 @@ export { createScheduler, type Scheduler, type SchedulerOptions } from './campai
 export { type Clock, createManualClock, systemClock } from './clock.ts';
 export type { AnsweredRequest, AppBindings, AppConfig, AppDeps, Env as AppEnv, HostResolver, RequestContext } from './context.ts';
 export { DEMO_COMPANY } from './demo-company.ts';
+export type { RetrySettings } from './domain/campaign-runs.ts';
 export {
   type ChannelAdapter,
   type ChannelStatus,

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../clock.ts';
-import { applyDueStatuses, type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
+import { applyDueStatuses, type RetrySettings, type RunContext, runChunk, startDueRuns } from '../domain/campaign-runs.ts';
 import type { ChannelAdapter } from '../domain/channel.ts';
 import { applyKeptStatuses, DEFAULT_STATUS_RETENTION_MS } from '../domain/channel-statuses.ts';
 import { createRandomIds, type IdGenerator } from '../ids.ts';
@@ -23,6 +23,8 @@ export interface SchedulerOptions {
   chunkSize?: number;
   /** Chunks this instance runs at once (CAMPAIGN_CHUNK_CONCURRENCY). Default 4. */
   concurrency?: number;
+  /** How a send the provider refused for now is tried again (WHATSAPP_RETRY_BASE_MS, WHATSAPP_MAX_ATTEMPTS). Default `RETRY_DEFAULTS`. */
+  retry?: RetrySettings;
   /** How long a provider's status that finds no message is kept for one that may come (WHATSAPP_STATUS_RETENTION_HOURS). Default 7 days (`DEFAULT_STATUS_RETENTION_MS`). */
   statusRetentionMs?: number;
 }
@@ -60,7 +62,16 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let running = false;
   let stopping = false;
   let current: Promise<unknown> = Promise.resolve();
-  const run: RunContext = { store, channel, clock, ids: options.ids ?? createRandomIds(), logger, leases, stopping: () => stopping };
+  const run: RunContext = {
+    store,
+    channel,
+    clock,
+    ids: options.ids ?? createRandomIds(),
+    logger,
+    leases,
+    stopping: () => stopping,
+    ...(options.retry && { retry: options.retry }),
+  };
 
   /** Runs a claimed chunk; a failure leaves it to be taken over when its lease runs out. */
   async function runOne(chunk: ClaimedChunk): Promise<boolean> {

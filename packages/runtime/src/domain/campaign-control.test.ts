@@ -159,6 +159,8 @@ forEveryStore((kind, makeStore) => {
           error_code: null,
           provider_message_id: null,
           variables: {},
+          attempts: 0,
+          next_attempt_at: null,
           created_at: clock.now().toISOString(),
           updated_at: clock.now().toISOString(),
         },

@@ -8,6 +8,10 @@
  * After a crash, a dead instance's chunks are taken over once its lease runs out: a message it had
  * handed to a provider outside the process (`sending`) is marked failed rather than sent twice; every
  * other message it had recorded is sent.
+ *
+ * A send the provider refuses goes by the refusal's class (`judgeAnswer`): sent again later, the
+ * campaign paused, or the message failed. A chunk with messages waiting is handed back rather than
+ * finished: until their next attempt, or until the campaign's resume.
  */
 import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
@@ -21,14 +25,16 @@ import {
   type CompanyRecord,
   type CustomerRecord,
   exclusive,
+  type MessageDeferral,
   type MessageOutcome,
   type MessageRecord,
 } from '../store/types.ts';
+import { pauseCampaign } from './campaign-control.ts';
 import { endRunIfDone, runLock } from './campaign-run-end.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
-import { classifySendFailure } from './send-failures.ts';
+import { classifySendFailure, retryDelayMs } from './send-failures.ts';
 import { realWait, sendPaced, type Wait } from './send-pace.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
@@ -43,7 +49,18 @@ export interface RunContext {
   stopping: () => boolean;
   /** How a run waits for its channel's pace (`sendPaced`). Default: real timers. */
   wait?: Wait;
+  /** How a send the provider refused for now is tried again (`RETRY_DEFAULTS`). */
+  retry?: RetrySettings;
 }
+
+/** How a send the provider refused for now is tried again: after `baseMs` times 4^n (`retryDelayMs`), up to `maxAttempts` sends in all. */
+export interface RetrySettings {
+  baseMs: number;
+  maxAttempts: number;
+}
+
+/** WHATSAPP_RETRY_BASE_MS and WHATSAPP_MAX_ATTEMPTS by default. */
+export const RETRY_DEFAULTS: RetrySettings = { baseMs: 1000, maxAttempts: 5 };
 
 const INTERRUPTED = 'interrupted: the run stopped while the provider had it; not sent again';
 
@@ -86,6 +103,8 @@ function newMessage(run: RunContext, chunk: ClaimedChunk, customer: CustomerReco
     error_code: null,
     provider_message_id: null,
     variables: renderTemplate(chunk.campaign.template_payload, customer).variables,
+    attempts: 0,
+    next_attempt_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -95,7 +114,11 @@ function newMessage(run: RunContext, chunk: ClaimedChunk, customer: CustomerReco
  * What the chunk's customers need: a message of the run recorded for each who has none, the messages
  * recorded before (a crash) and never handed over sent again, and those a provider had marked failed.
  */
-async function resume(run: RunContext, chunk: ClaimedChunk, customers: CustomerRecord[]): Promise<{ toSend: Outbound[]; toRecord: CustomerRecord[] }> {
+async function resume(
+  run: RunContext,
+  chunk: ClaimedChunk,
+  customers: CustomerRecord[],
+): Promise<{ toSend: Outbound[]; toRecord: CustomerRecord[]; later: string | null }> {
   const earlier = await run.store.listRunMessages(
     chunk.campaign_id,
     chunk.run_key,
@@ -106,22 +129,29 @@ async function resume(run: RunContext, chunk: ClaimedChunk, customers: CustomerR
     .filter((m) => m.status === 'sending')
     .map((m) => ({ id: m.id, status: 'failed', error: INTERRUPTED, error_code: null, provider_message_id: null }));
   await run.store.updateMessages(interrupted, run.clock.now().toISOString());
+  const now = run.clock.now().getTime();
   const toSend: Outbound[] = [];
   const toRecord: CustomerRecord[] = [];
+  let later: string | null = null;
   for (const customer of customers) {
     const m = byCustomer.get(customer.id);
     if (!m) toRecord.push(customer);
-    else if (m.status === 'pending') toSend.push({ record: m, customer });
+    else if (m.status !== 'pending') continue;
+    else if (m.next_attempt_at === null || Date.parse(m.next_attempt_at) <= now) toSend.push({ record: m, customer });
+    else later = earliest(later, m.next_attempt_at);
   }
-  return { toSend, toRecord };
+  return { toSend, toRecord, later };
 }
+
+/** The earlier of two times (ISO), either of which may be null. */
+const earliest = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || Date.parse(a) <= Date.parse(b) ? a : b);
 
 /**
  * Sends messages through the channel (marked `sending` first when the channel hands them outside), at
  * its pace (`sendPaced`), and records their outcomes. Each send starts as soon as its slot is taken,
  * with nothing between, so the provider counts it within the slot's margin.
  */
-async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]): Promise<void> {
+async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]): Promise<MessageDeferral[]> {
   const { store, channel, clock } = run;
   if (channel.external ?? true) {
     await store.updateMessages(
@@ -129,17 +159,27 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
       clock.now().toISOString(),
     );
   }
-  const outcomes = await sendPaced({ store, clock, wait: run.wait ?? realWait }, channel.pace, messages.length, async (first, n) =>
+  const judged = await sendPaced({ store, clock, wait: run.wait ?? realWait }, channel.pace, messages.length, async (first, n) =>
     messages.slice(first, first + n).map((message) => sendOne(run, chunk, message)),
   );
   const now = clock.now();
+  const outcomes = judged.flatMap((j) => ('outcome' in j ? [j.outcome] : []));
+  const deferrals = judged.flatMap((j) => ('deferral' in j ? [j.deferral] : []));
   const folded = foldStatuses(outcomes, channel.takeStatuses?.(now) ?? []);
   await store.updateMessages(folded.outcomes, now.toISOString());
+  await store.deferMessages(deferrals, now.toISOString());
   if (folded.rest.length > 0) await applyChannelStatuses(store, folded.rest, run.ids.newId, now.toISOString());
+  // The first refusal that stops the campaign names its reason; the chunk hands itself back at its next slice.
+  const [pause] = judged.flatMap((j) => ('pause' in j && j.pause ? [j.pause] : []));
+  if (pause) {
+    await pauseCampaign(store, { uuid: chunk.company_uuid }, chunk.campaign_id, pause, now);
+    run.logger.warn({ campaign: chunk.campaign_id, reason: pause }, 'campaign paused: the provider refuses its messages');
+  }
+  return deferrals;
 }
 
-/** Sends one message, and what the channel's answer makes of it (`outcomeOf`). */
-async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer }: Outbound): Promise<MessageOutcome> {
+/** Sends one message, and what the channel's answer makes of it (`judgeAnswer`). */
+async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer }: Outbound): Promise<Judged> {
   const result = await run.channel
     .send({
       to: customer.phoneNumber,
@@ -151,19 +191,48 @@ async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer 
       customerId: customer.id,
     })
     .catch((e: Error): SendResult => ({ status: 'failed', providerMessageId: null, error: `the channel failed: ${e.message}` }));
-  return outcomeOf(record.id, result);
+  return judgeAnswer(record, result, chunk.campaign.template_payload.template_name, run.retry ?? RETRY_DEFAULTS, run.clock.now());
 }
 
+/** What a send's answer makes of its message: an outcome to record, or a wait (`pending` again), with the pause it calls for. */
+type Judged = { outcome: MessageOutcome } | { deferral: MessageDeferral; pause?: string };
+
 /**
- * A message's outcome from the channel's answer. A failure whose request may have reached the provider
- * unanswered (`interrupted`, `domain/send-failures.ts`) is recorded as a crash's is: failed without the
- * provider's word, so a later status from the provider corrects it, and not sent again.
+ * What the channel's answer makes of a message, by the class of a refusal (`classifySendFailure`,
+ * `domain/send-failures.ts`):
+ * - `retry`: pending again, due after the backoff (`retryDelayMs`), until `maxAttempts` sends were
+ *   refused; then failed with the last code.
+ * - `pause-campaign`: pending again with no due time, and the campaign paused with the code and the
+ *   template as its reason; the resume sends it.
+ * - `interrupted` (the request may have reached the provider unanswered): failed as a crash's is,
+ *   without the provider's word, so its later status corrects it; not sent again.
+ * - `fail-message` and `fail-run`: failed with the code (a run failed for its configuration fails
+ *   every message so).
  */
-function outcomeOf(id: string, result: SendResult): MessageOutcome {
-  if (result.status === 'failed' && result.failure && classifySendFailure(result.failure) === 'interrupted') {
-    return { id, status: 'failed', error: `interrupted: ${result.error ?? 'no answer'}; not sent again`, error_code: null, provider_message_id: null };
+function judgeAnswer(record: MessageRecord, result: SendResult, templateName: string, retry: RetrySettings, now: Date): Judged {
+  const { id } = record;
+  const failed: MessageOutcome = { id, status: 'failed', error: result.error, error_code: result.errorCode ?? null, provider_message_id: null };
+  if (result.status !== 'failed' || !result.failure) {
+    return { outcome: { id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId } };
   }
-  return { id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId };
+  const refusal = { error: result.error, error_code: result.errorCode ?? null };
+  switch (classifySendFailure(result.failure)) {
+    case 'interrupted':
+      return { outcome: { ...failed, error: `interrupted: ${result.error ?? 'no answer'}; not sent again`, error_code: null } };
+    case 'retry': {
+      const attempts = record.attempts + 1;
+      if (attempts >= retry.maxAttempts) return { outcome: { ...failed, error: `${result.error ?? 'refused'} (given up after ${attempts} attempts)` } };
+      const next = new Date(now.getTime() + retryDelayMs(attempts + 1, retry.baseMs, result.retryAfterMs ?? null)).toISOString();
+      return { deferral: { id, attempts, next_attempt_at: next, ...refusal } };
+    }
+    case 'pause-campaign':
+      return {
+        deferral: { id, attempts: record.attempts, next_attempt_at: null, ...refusal },
+        pause: `WhatsApp error ${result.errorCode ?? 'without a code'} on template ${templateName}: ${result.error ?? 'refused'}`,
+      };
+    default:
+      return { outcome: failed };
+  }
 }
 
 /**
@@ -212,16 +281,28 @@ async function mayGoOn(run: RunContext, chunk: ClaimedChunk): Promise<'go' | 're
  */
 export async function runChunk(run: RunContext, chunk: ClaimedChunk): Promise<'done' | 'released' | 'lost'> {
   const size = run.channel.inFlight ?? 1;
-  const { toSend, toRecord } = await resume(run, chunk, await run.store.chunkCustomers(chunk));
+  const { toSend, toRecord, later } = await resume(run, chunk, await run.store.chunkCustomers(chunk));
+  const deferred: MessageDeferral[] = [];
   for (const slice of slices(toSend, size)) {
     const next = await mayGoOn(run, chunk);
     if (next !== 'go') return next;
-    await send(run, chunk, slice);
+    deferred.push(...(await send(run, chunk, slice)));
   }
   for (const slice of slices(toRecord, size)) {
     const next = await mayGoOn(run, chunk);
     if (next !== 'go') return next;
-    await send(run, chunk, await record(run, chunk, slice));
+    deferred.push(...(await send(run, chunk, await record(run, chunk, slice))));
+  }
+  // Messages wait: for their campaign's resume (no due time: handed back to be claimed then), or to be
+  // sent again (anyone's from the earliest due time). Either way the chunk, and its run, go on.
+  if (deferred.some((d) => d.next_attempt_at === null)) {
+    await run.store.releaseChunk(chunk.id, run.leases.claimToken);
+    return 'released';
+  }
+  const retryAt = deferred.reduce<string | null>((at, d) => earliest(at, d.next_attempt_at), later);
+  if (retryAt !== null) {
+    await run.store.releaseChunk(chunk.id, run.leases.claimToken, retryAt);
+    return 'released';
   }
   return (await finishChunk(run, chunk)) ? 'done' : 'lost';
 }

@@ -22,6 +22,7 @@ import type {
   IdempotentBegin,
   KeptStatusRecord,
   Lock,
+  MessageDeferral,
   MessageOutcome,
   MessageRecord,
   MessageTotals,
@@ -202,8 +203,8 @@ export interface CampaignRunPort {
   holdsChunk(chunkId: string, claimToken: string, now: string): Promise<boolean>;
   /** Marks a chunk held under `claimToken` done; false (nothing written) when the claim was lost. */
   finishChunk(chunkId: string, claimToken: string): Promise<boolean>;
-  /** Hands a chunk held under `claimToken` back undone (a shutdown): any instance may claim it at once. */
-  releaseChunk(chunkId: string, claimToken: string): Promise<void>;
+  /** Hands a chunk held under `claimToken` back undone (a shutdown, a pause): any instance may claim it at once, or from `until` (its messages' next attempt). */
+  releaseChunk(chunkId: string, claimToken: string, until?: string): Promise<void>;
   /** Whether the run has been planned: it has chunks, done or not. */
   runPlanned(campaignId: string, runKey: string): Promise<boolean>;
   /** How many chunks of the run are not done. */
@@ -224,6 +225,8 @@ export interface CampaignRunPort {
   insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
   /** Sets messages' outcomes where they move them forward (`advances`, `rules/message-status.ts`), in one write with their counts. */
   updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
+  /** Puts messages still `sending` back to `pending`, with their attempts, next attempt and the refusal, in one write with their counts. */
+  deferMessages(deferrals: MessageDeferral[], now: string): Promise<void>;
   /**
    * Applies a provider's statuses where they move their messages forward (`advances`), in one write
    * with their counts; several for one message count as the one that moves it furthest. Says, for each,

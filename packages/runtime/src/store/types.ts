@@ -121,8 +121,25 @@ export interface MessageRecord {
   provider_message_id: string | null;
   /** The template variables as rendered for this customer. */
   variables: Record<string, string>;
+  /** How many sends the provider refused for now (a retry each): 0 until one is. */
+  attempts: number;
+  /** When a message waiting to be sent again is due (ISO); null for any other (one waiting for its campaign's resume is due then). */
+  next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A message handed back to wait, `pending` again: a send the provider refused for now, due again at
+ * `next_attempt_at`, or one its campaign's pause stopped (`next_attempt_at` null: sent on the resume).
+ */
+export interface MessageDeferral {
+  id: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  /** The refusal: its title and the provider's code. */
+  error: string | null;
+  error_code: number | null;
 }
 
 /** Message outcomes as a funnel: `sent` includes delivered and read, `delivered` includes read. */

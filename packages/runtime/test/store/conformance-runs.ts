@@ -47,6 +47,8 @@ const message = (co: CompanyRecord, campaignId: string, customerId: string, stat
   error_code: null,
   provider_message_id: null,
   variables: {},
+  attempts: 0,
+  next_attempt_at: null,
   created_at: DUE,
   updated_at: DUE,
 });
@@ -141,6 +143,22 @@ export function describeRunConformance(store: CurrentStore): void {
       expect(await store().finishRun(c.id, DUE, ended, at(2))).toBe(true);
       expect(await store().finishRun(c.id, DUE, ended, at(3))).toBe(false);
       expect(await store().getCampaign(co.uuid, c.id)).toMatchObject(ended);
+    });
+
+    it('hands a chunk back until a time: nobody claims it before, anyone after', async () => {
+      const co = await seedCompany(store());
+      await customers(store(), co, 4);
+      const c = await store().createCampaign(campaign(co.uuid, 'deferred', DUE));
+      await start(store(), 2);
+      const [one] = await store().claimChunks({ now: at(0), leaseUntil: at(10_000), claimToken: 'ins_a', limit: 1 });
+      if (!one) throw new Error('no chunk claimed');
+      await store().releaseChunk(one.id, 'ins_a', at(5_000));
+      expect(await store().holdsChunk(one.id, 'ins_a', at(1_000))).toBe(false);
+      const before = await store().claimChunks({ now: at(4_000), leaseUntil: at(14_000), claimToken: 'ins_b', limit: 10 });
+      expect(before.map((k) => k.id)).not.toContain(one.id);
+      const after = await store().claimChunks({ now: at(5_001), leaseUntil: at(15_000), claimToken: 'ins_b', limit: 10 });
+      expect(after.map((k) => k.id)).toContain(one.id);
+      expect(c.id).toBeTruthy();
     });
   });
 

@@ -29,6 +29,8 @@ async function messages(store: Store, n: number, status: MessageRecord['status']
       error_code: null,
       provider_message_id: status === 'pending' || status === 'sending' ? null : `wamid.${i}`,
       variables: {},
+      attempts: 0,
+      next_attempt_at: null,
       created_at: RUN,
       updated_at: RUN,
     })),
@@ -109,6 +111,31 @@ export function describeStatusConformance(store: CurrentStore): void {
       await store().updateMessages([interrupted(0)], at(3));
       expect((await statusOf(store(), c, 0))?.status).toBe('sent');
       expect(await totals(store(), c)).toMatchObject({ sent: 1, failed: 1, failed_by_code: [{ code: null, count: 1 }] });
+    });
+
+    it('put messages still sending back to pending, with their attempts, next attempt and refusal; others stay as they are', async () => {
+      const c = await messages(store(), 3, 'sending');
+      await store().updateMessages([{ id: 'msg_2', status: 'sent', error: null, error_code: null, provider_message_id: 'wamid.2' }], at(1));
+      const refusal = { error: 'Rate limit hit', error_code: 130429 };
+      await store().deferMessages(
+        [
+          { id: 'msg_0', attempts: 1, next_attempt_at: at(2_000), ...refusal },
+          { id: 'msg_1', attempts: 2, next_attempt_at: null, error: 'Template paused', error_code: 132015 },
+          { id: 'msg_2', attempts: 1, next_attempt_at: at(2_000), ...refusal },
+        ],
+        at(2),
+      );
+      expect(await statusOf(store(), c, 0)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: at(2_000),
+        ...refusal,
+        provider_message_id: null,
+      });
+      expect(await statusOf(store(), c, 1)).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: null, error_code: 132015 });
+      expect(await statusOf(store(), c, 2)).toMatchObject({ status: 'sent', attempts: 0, next_attempt_at: null });
+      // Pending messages count in the total only; a refusal for now is no failure.
+      expect(await totals(store(), c)).toMatchObject({ total: 3, sent: 1, failed: 0, failed_by_code: [] });
     });
 
     it('keep statuses that found no message until one has their provider id, and forget them when they expire', async () => {

@@ -239,6 +239,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           error_code: null,
           provider_message_id: null,
           variables: {},
+          attempts: 0,
+          next_attempt_at: null,
           created_at: now,
           updated_at: now,
         });

@@ -2,6 +2,7 @@ import {
   advanceBar,
   type CampaignRunPort,
   countIntoFunnel,
+  type MessageDeferral,
   type MessageOutcome,
   type MessageRecord,
   noMessages,
@@ -106,6 +107,26 @@ async function updateMessages(db: StoreDatabase, outcomes: MessageOutcome[], now
     SELECT 1`);
 }
 
+/** Puts messages still `sending` back to `pending` with their attempts, next attempt and refusal, in one statement with their counts. */
+async function deferMessages(db: StoreDatabase, deferrals: MessageDeferral[], now: string): Promise<void> {
+  if (deferrals.length === 0) return;
+  const column = (pick: (d: MessageDeferral) => string | null) => sql`${sql.param(deferrals.map(pick))}::text[]`;
+  await db.execute(sql`
+    WITH patch AS (
+      SELECT * FROM unnest(${column((d) => d.id)}, ${column((d) => String(d.attempts))}, ${column((d) => d.next_attempt_at)}, ${column((d) => d.error)},
+                           ${column((d) => (d.error_code === null ? null : String(d.error_code)))})
+                 AS p (id, attempts, next_attempt_at, error, error_code)),
+    old AS (
+      SELECT m.id, m.status, m.error_code FROM messages AS m JOIN patch ON m.id = patch.id WHERE m.status = 'sending' FOR UPDATE OF m),
+    upd AS (
+      UPDATE messages AS m SET status = 'pending', attempts = patch.attempts::int, next_attempt_at = patch.next_attempt_at::timestamptz,
+             error = patch.error, error_code = patch.error_code::int, updated_at = ${now}
+        FROM patch, old WHERE m.id = patch.id AND old.id = m.id
+      RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, old.error_code AS old_code, m.status AS new_status, m.error_code AS new_code),
+    ${movedCounts}
+    SELECT 1`);
+}
+
 /**
  * Applies a provider's statuses where they move their messages forward, in one statement with their
  * counts: each finds its message by its own id (while that has no provider id or this one) or by the
@@ -147,6 +168,8 @@ export function createSqlCampaignRuns(conn: SqlConnection, driver?: Pick<SqlDriv
     insertMessages: (batch) => insertMessages(db, batch),
 
     updateMessages: (outcomes, now) => updateMessages(db, outcomes, now),
+
+    deferMessages: (deferrals, now) => deferMessages(db, deferrals, now),
 
     applyStatuses: (statuses, now) => applyStatuses(db, statuses, now),
 

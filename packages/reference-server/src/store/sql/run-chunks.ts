@@ -188,8 +188,11 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
       return rows.length > 0;
     },
 
-    async releaseChunk(chunkId, claimToken) {
-      await db.execute(sql`UPDATE campaign_chunks SET claim_token = NULL, claim_until = NULL WHERE id = ${chunkId} AND claim_token = ${claimToken}`);
+    async releaseChunk(chunkId, claimToken, until) {
+      // Held by nobody; with `until`, claimable only once it has passed (the claim's time without its token).
+      await db.execute(
+        sql`UPDATE campaign_chunks SET claim_token = NULL, claim_until = ${until ?? null} WHERE id = ${chunkId} AND claim_token = ${claimToken}`,
+      );
     },
 
     async runPlanned(campaignId, runKey) {

@@ -353,6 +353,8 @@ export const messages = pgTable(
     run_key: text('run_key').notNull(),
     provider_message_id: text('provider_message_id'),
     variables: jsonb('variables').$type<Record<string, string>>().notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at'),
     created_at: timestamp('created_at').notNull(),
     updated_at: timestamp('updated_at').notNull(),
   },

@@ -2,6 +2,7 @@ import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, sendsChu
 import { advanceBar, advances } from '../../rules/message-status.ts';
 import { copy } from '../copy.ts';
 import type { CampaignRunPort } from '../ports.ts';
+import { iso } from '../shared.ts';
 import {
   type CampaignMessageTotals,
   type CampaignRecord,
@@ -19,7 +20,8 @@ import {
 
 /** A chunk as the memory store keeps it, with its lease. */
 interface HeldChunk extends RunChunk {
-  claim: { token: string; until: string } | null;
+  /** Who holds it until when; a token of null: nobody, claimable from `until` (its messages' next attempt). */
+  claim: { token: string | null; until: string } | null;
 }
 
 /** Whether a customer id falls in a chunk. */
@@ -33,7 +35,10 @@ interface RunDeps {
   setStatus: (campaign: CampaignRecord, status: CampaignRecord['status']) => void;
 }
 
-type MessageMethods = Pick<CampaignRunPort, 'runTotals' | 'insertMessages' | 'updateMessages' | 'applyStatuses' | 'listRunMessages' | 'messageTotals'>;
+type MessageMethods = Pick<
+  CampaignRunPort,
+  'runTotals' | 'insertMessages' | 'updateMessages' | 'deferMessages' | 'applyStatuses' | 'listRunMessages' | 'messageTotals'
+>;
 
 /**
  * The campaign-run part of the memory store. `campaigns` lists every company's campaigns, `customersOf`
@@ -135,9 +140,11 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
       return true;
     },
 
-    async releaseChunk(chunkId, claimToken) {
+    async releaseChunk(chunkId, claimToken, until) {
       const chunk = chunks.get(chunkId);
-      if (chunk?.claim?.token === claimToken) chunk.claim = null;
+      if (chunk?.claim?.token !== claimToken) return;
+      // Held by nobody until then: the claim's time without its token.
+      chunk.claim = until === undefined ? null : { token: null, until: iso(until) };
     },
 
     async runPlanned(campaignId, runKey) {
@@ -273,6 +280,21 @@ function memoryRunMessages() {
       for (const { id, ...next } of outcomes) {
         const m = messages.get(id);
         if (m) advance(m, next, now);
+      }
+    },
+
+    async deferMessages(deferrals, now) {
+      for (const { id, ...deferral } of deferrals) {
+        const m = messages.get(id);
+        if (m?.status !== 'sending') continue;
+        count(m, -1);
+        Object.assign(m, {
+          status: 'pending',
+          ...deferral,
+          next_attempt_at: deferral.next_attempt_at === null ? null : iso(deferral.next_attempt_at),
+          updated_at: now,
+        });
+        count(m, 1);
       }
     },
 
