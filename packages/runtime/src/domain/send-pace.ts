@@ -20,6 +20,13 @@ export interface Pace {
 export const PACE_WINDOW_MS = 1020;
 
 /**
+ * How long a slot is held for a send in flight, until its answer's stamp: longer than any send waits
+ * for its answer, so a slow answer never frees its slot early. A taker that dies before its stamp holds
+ * its slots this long.
+ */
+export const PACE_HOLD_MS = 60_000;
+
+/**
  * How many messages a chunk of a run hands a paced provider at once (the channel's `inFlight`): half a
  * second of the number's pace shared by the chunks an instance runs at once, so that an instance keeps
  * the pace in full while the provider takes up to half a second to answer each. A crash can leave at
@@ -54,7 +61,14 @@ export async function sendPaced<T>(
   const stamped: Promise<void>[] = [];
   while (started.length < count) {
     const now = deps.clock.now();
-    const { slots, nextFreeAt } = await deps.store.takeSendSlots(pace.key, count - started.length, pace.perSecond, PACE_WINDOW_MS, now.toISOString());
+    const { slots, nextFreeAt } = await deps.store.takeSendSlots(
+      pace.key,
+      count - started.length,
+      pace.perSecond,
+      PACE_WINDOW_MS,
+      now.toISOString(),
+      PACE_HOLD_MS,
+    );
     if (slots.length > 0) {
       const sends = await group(started.length, slots.length);
       started.push(...sends);

@@ -350,7 +350,7 @@ export interface KeptStatusPort {
 export interface SendSlotsTaken {
   /** The slots taken (0 to `wanted` of them). */
   slots: number[];
-  /** When the next slot of the key frees, ISO-8601: the earliest last use of those not just taken, plus the window. */
+  /** When the next slot of the key frees, ISO-8601: the earliest last use of those not held, plus the window; `now` when every slot is held (a stamp may free one any moment). */
   nextFreeAt: string;
 }
 
@@ -360,8 +360,11 @@ export interface SendSlotsTaken {
  * holds more than `limit` sends (a sliding window, as WhatsApp counts throughput).
  */
 export interface SendPacePort {
-  /** Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and marks them used at `now`. */
-  takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string): Promise<SendSlotsTaken>;
+  /**
+   * Takes up to `wanted` of `key`'s `limit` slots last used at least `windowMs` before `now`, and holds
+   * them as used `holdMs` after `now` (a send in flight) until `stampSendSlots` says when they were.
+   */
+  takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string, holdMs?: number): Promise<SendSlotsTaken>;
   /** Records `at` as the last use of these slots of `key`: the time their sends were answered, when the provider had counted them. */
   stampSendSlots(key: string, slots: number[], at: string): Promise<void>;
 }

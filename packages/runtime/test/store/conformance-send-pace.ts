@@ -35,6 +35,16 @@ export function describeSendPaceConformance(store: CurrentStore): void {
       expect((await store().takeSendSlots('pn:5', 1, 1, 1000, at(2300))).slots).toEqual([0]);
     });
 
+    it('holds a slot taken for a send in flight until its stamp, however long, and reads the next free slot past the held ones', async () => {
+      expect((await store().takeSendSlots('pn:6', 1, 2, 1000, at(0), 60_000)).slots).toEqual([0]);
+      // Slot 1 is free; slot 0 is held, not counted in the next free time.
+      expect(await store().takeSendSlots('pn:6', 2, 2, 1000, at(10), 60_000)).toEqual({ slots: [1], nextFreeAt: at(10) });
+      expect(await store().takeSendSlots('pn:6', 1, 2, 1000, at(5_000))).toEqual({ slots: [], nextFreeAt: at(5_000) });
+      await store().stampSendSlots('pn:6', [0], at(5_100));
+      expect(await store().takeSendSlots('pn:6', 1, 2, 1000, at(5_200))).toEqual({ slots: [], nextFreeAt: at(6_100) });
+      expect((await store().takeSendSlots('pn:6', 1, 2, 1000, at(6_100))).slots).toEqual([0]);
+    });
+
     it('follows a changed limit: slots added are free, slots above a lower one are not used', async () => {
       expect((await store().takeSendSlots('pn:3', 10, 2, 1000, at(0))).slots).toEqual([0, 1]);
       expect((await store().takeSendSlots('pn:3', 10, 4, 1000, at(10))).slots).toEqual([2, 3]);

@@ -19,7 +19,7 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
       SELECT ${key}, slot, 0 FROM generate_series(0, ${limit}::int - 1) AS slot
       ON CONFLICT DO NOTHING`);
   };
-  const take = async (key: string, wanted: number, limit: number, windowMs: number, at: number) => {
+  const take = async (key: string, wanted: number, limit: number, windowMs: number, at: number, holdMs: number) => {
     const [row] = rowsOf(
       await db.execute(sql`
         WITH free AS (
@@ -27,11 +27,11 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
            WHERE key = ${key} AND slot < ${limit}::int AND used_at <= ${at - windowMs}::bigint
            ORDER BY used_at, slot LIMIT ${Math.max(0, wanted)}::int FOR UPDATE SKIP LOCKED),
         took AS (
-          UPDATE ${sendSlots} AS s SET used_at = ${at}::bigint FROM free
+          UPDATE ${sendSlots} AS s SET used_at = ${at + holdMs}::bigint FROM free
            WHERE s.key = ${key} AND s.slot = free.slot RETURNING s.slot)
         SELECT (SELECT array_agg(slot ORDER BY slot) FROM took) AS taken,
                (SELECT count(*) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int)::int AS existing,
-               (SELECT min(used_at) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int AND slot NOT IN (SELECT slot FROM took)) AS oldest`),
+               (SELECT min(used_at) FROM ${sendSlots} WHERE key = ${key} AND slot < ${limit}::int AND used_at <= ${at}::bigint AND slot NOT IN (SELECT slot FROM took)) AS oldest`),
     );
     return {
       taken: ((row?.taken as unknown[] | null) ?? []).map(Number),
@@ -40,15 +40,15 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
     };
   };
   return {
-    async takeSendSlots(key, wanted, limit, windowMs, now) {
+    async takeSendSlots(key, wanted, limit, windowMs, now, holdMs = 0) {
       const at = Date.parse(now);
-      let took = await take(key, wanted, limit, windowMs, at);
+      let took = await take(key, wanted, limit, windowMs, at, holdMs);
       if (took.existing < limit) {
         // The first take of a key, or of a higher limit: its slots are made, and taken from.
         await seed(key, limit);
-        took = await take(key, wanted, limit, windowMs, at);
+        took = await take(key, wanted, limit, windowMs, at, holdMs);
       }
-      return { slots: took.taken, nextFreeAt: new Date(Math.max(took.oldest ?? at, at - windowMs) + windowMs).toISOString() };
+      return { slots: took.taken, nextFreeAt: new Date(Math.max(took.oldest ?? at - windowMs, at - windowMs) + windowMs).toISOString() };
     },
     async stampSendSlots(key, slots, at) {
       if (slots.length === 0) return;

@@ -7,7 +7,7 @@ import type { SendPacePort } from '../ports.ts';
 export function createMemorySendPace() {
   const slotsOf = new Map<string, number[]>();
   const methods: SendPacePort = {
-    async takeSendSlots(key, wanted, limit, windowMs, now) {
+    async takeSendSlots(key, wanted, limit, windowMs, now, holdMs = 0) {
       const at = Date.parse(now);
       const kept = slotsOf.get(key) ?? [];
       const slots = kept.length === limit ? kept : [...kept.slice(0, limit), ...Array<number>(Math.max(0, limit - kept.length)).fill(Number.NEGATIVE_INFINITY)];
@@ -18,9 +18,9 @@ export function createMemorySendPace() {
         .sort((a, b) => a.used - b.used || a.slot - b.slot)
         .slice(0, Math.max(0, wanted))
         .map((s) => s.slot);
-      const others = slots.filter((_, slot) => !taken.includes(slot));
-      for (const slot of taken) slots[slot] = at;
-      const oldest = others.length > 0 ? Math.min(...others) : at;
+      const others = slots.filter((used, slot) => !taken.includes(slot) && used <= at);
+      for (const slot of taken) slots[slot] = at + holdMs;
+      const oldest = others.length > 0 ? Math.min(...others) : at - windowMs;
       return { slots: taken, nextFreeAt: new Date(Math.max(oldest, at - windowMs) + windowMs).toISOString() };
     },
     async stampSendSlots(key, taken, at) {
