@@ -73,7 +73,7 @@ export async function sendPaced<T>(
       const sends = await group(started.length, slots.length);
       started.push(...sends);
       // The slots' last use is when the group's answers are in. A stamp that fails leaves them held
-      // a window from their taking, which is all it costs: the sends' outcomes are recorded regardless.
+      // for PACE_HOLD_MS, which is all it costs: the sends' outcomes are recorded regardless.
       stamped.push(
         Promise.allSettled(sends)
           .then(() => deps.store.stampSendSlots(pace.key, slots, deps.clock.now().toISOString()))
