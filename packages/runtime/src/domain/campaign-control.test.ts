@@ -213,6 +213,8 @@ forEveryStore((kind, makeStore) => {
       await scheduler.tick();
       expect(channel.sent).toHaveLength(2);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'cancelled', next_run_at: null, endDate: '2026-01-05' });
+      // Its run's chunk is closed: no claim meets it again.
+      expect(await store.pendingChunks(campaign.id, RUN)).toBe(0);
       expect(await store.nextCampaignDue(RUN)).toBeNull();
       clock.set(new Date('2026-01-12T09:00:00.000Z'));
       await scheduler.tick();

@@ -86,12 +86,17 @@ export function pauseCampaign(
 
 /**
  * Cancels a `scheduled`, `running` or `paused` campaign for good: `next_run_at` null (a recurring one
- * never runs again), `endDate` the day of `now` (UTC). Its chunks not done are never claimed; a chunk
+ * never runs again), `endDate` the day of `now` (UTC). Its chunks not done are closed, never to be claimed; a chunk
  * under way hands itself back at its next slice. A cancelled campaign is answered as it is.
  */
 export function cancelCampaign(store: Store, company: Pick<CompanyRecord, 'uuid'>, campaignId: string, now: Date): Promise<CampaignControlOutcome | null> {
   const patch: CampaignStatusPatch = { status: 'cancelled', pause_reason: null, next_run_at: null, endDate: now.toISOString().slice(0, 10) };
-  return control(store, company.uuid, campaignId, 'cancel', patch, now);
+  return store.transaction(async (tx) => {
+    const outcome = await control(tx, company.uuid, campaignId, 'cancel', patch, now);
+    // Its chunks never run again: closed, so that no claim walks past them.
+    if (outcome?.outcome === 'done' && outcome.changed) await tx.closeChunks(campaignId);
+    return outcome;
+  });
 }
 
 /**

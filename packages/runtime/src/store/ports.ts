@@ -209,6 +209,8 @@ export interface CampaignRunPort {
   runPlanned(campaignId: string, runKey: string): Promise<boolean>;
   /** How many chunks of the run are not done. */
   pendingChunks(campaignId: string, runKey: string): Promise<number>;
+  /** Marks every chunk of the campaign not done as done, its claim cleared (a cancelled campaign's: out of every claim's way for good); resolves to how many. */
+  closeChunks(campaignId: string): Promise<number>;
   /** How many messages of the run were sent (delivered and read included) and how many failed. */
   runTotals(campaignId: string, runKey: string): Promise<{ sent: number; failed: number }>;
   /** The company's `running` campaigns. */

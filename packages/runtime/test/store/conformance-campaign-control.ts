@@ -101,5 +101,18 @@ export function describeCampaignControlConformance(store: CurrentStore, racers: 
       expect(again?.id).toBe(chunk.id);
       expect(await store().holdsChunk(chunk.id, 'ins_b', at(4_000))).toBe(true);
     });
+
+    it('closes every chunk of a campaign not done, held or not, and no other campaign’s', async () => {
+      const co = await seedCompany(store());
+      await customers(store(), co, 4);
+      const c = await store().createCampaign(campaign(co.uuid, 'closed', DUE));
+      const other = await store().createCampaign(campaign(co.uuid, 'kept', DUE));
+      await start(store(), 2);
+      await store().claimChunks({ now: DUE, leaseUntil: at(10_000), claimToken: 'ins_a', limit: 1 });
+      expect(await store().closeChunks(c.id)).toBe(2);
+      expect(await store().pendingChunks(c.id, DUE)).toBe(0);
+      expect(await store().pendingChunks(other.id, DUE)).toBe(2);
+      expect(await store().closeChunks(c.id)).toBe(0);
+    });
   });
 }

@@ -31,6 +31,7 @@ type ChunkMethods = Pick<
   | 'holdsChunk'
   | 'finishChunk'
   | 'releaseChunk'
+  | 'closeChunks'
   | 'runPlanned'
   | 'pendingChunks'
   | 'runTotals'
@@ -198,6 +199,15 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
     async runPlanned(campaignId, runKey) {
       const rows = rowsOf(await db.execute(sql`SELECT 1 FROM campaign_chunks WHERE campaign_id = ${campaignId} AND run_key = ${runKey} LIMIT 1`));
       return rows.length > 0;
+    },
+
+    async closeChunks(campaignId) {
+      const rows = rowsOf(
+        await db.execute(
+          sql`UPDATE campaign_chunks SET done = true, claim_token = NULL, claim_until = NULL WHERE campaign_id = ${campaignId} AND NOT done RETURNING id`,
+        ),
+      );
+      return rows.length;
     },
 
     async pendingChunks(campaignId, runKey) {

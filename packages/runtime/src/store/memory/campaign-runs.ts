@@ -151,6 +151,17 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
       return runChunks(campaignId, runKey).length > 0;
     },
 
+    async closeChunks(campaignId) {
+      let closed = 0;
+      for (const chunk of chunks.values()) {
+        if (chunk.campaign_id !== campaignId || chunk.done) continue;
+        chunk.done = true;
+        chunk.claim = null;
+        closed++;
+      }
+      return closed;
+    },
+
     async pendingChunks(campaignId, runKey) {
       return runChunks(campaignId, runKey).filter((c) => !c.done).length;
     },
