@@ -1,28 +1,17 @@
 /** Pausing, resuming and cancelling a campaign: what each comes to, and what a run does meanwhile, on every store. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { campaignFixture, RUN, runMessages } from '../../test/campaign-fixture.ts';
 import { forEveryStore } from '../../test/every-store.ts';
 import { recordingChannel } from '../../test/recording-channel.ts';
 import { createScheduler } from '../campaigns/scheduler.ts';
-import { createManualClock } from '../clock.ts';
-import { createSeededIds } from '../ids.ts';
-import type { Store } from '../store/ports.ts';
-import type { CampaignRecord, CompanyRecord } from '../store/types.ts';
+import type { CampaignRecord } from '../store/types.ts';
 import { cancelCampaign, PAUSED_BY_COMPANY, pauseCampaign, resumeCampaign } from './campaign-control.ts';
 import type { ChannelAdapter } from './channel.ts';
-import { importCustomers } from './customers.ts';
-
-const RUN = '2026-01-05T09:00:00.000Z';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** The messages of the campaign's run at RUN, by customer. */
-async function runMessages(store: Store, companyUuid: string, campaignId: string) {
-  const customers = (await store.listCustomers(companyUuid, { page: 1, limit: 100 })).items.map((c) => c.id);
-  return store.listRunMessages(campaignId, RUN, customers);
-}
 
 forEveryStore((kind, makeStore) => {
   describe('campaign controls', () => {
@@ -31,39 +20,7 @@ forEveryStore((kind, makeStore) => {
     async function fixture(customers: number, campaign: Partial<CampaignRecord> = {}) {
       const store = await makeStore();
       cleanups.push(() => store.close());
-      const clock = createManualClock(new Date('2026-01-05T08:00:00.000Z'));
-      const ids = createSeededIds(`control-${kind}-${n++}`);
-      const company: CompanyRecord = {
-        uuid: ids.uuid(),
-        company_id: `CTL${n}${kind}`,
-        name: 'Controls',
-        timezone: 'UTC',
-        created_at: clock.now().toISOString(),
-      };
-      await store.createCompany(company);
-      await importCustomers(
-        store,
-        { newId: ids.newId, now: clock.now().toISOString() },
-        company.uuid,
-        Array.from({ length: customers }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` })),
-      );
-      const created = await store.createCampaign({
-        id: ids.newId('cmp'),
-        company_uuid: company.uuid,
-        name: 'hello',
-        status: 'scheduled',
-        pause_reason: null,
-        schedule_type: 'once',
-        schedule: RUN,
-        days: null,
-        template_payload: { template_name: 'welcome', language: 'en', header_variable: [], body_variable: [], variables: {} },
-        endDate: null,
-        next_run_at: RUN,
-        created_at: clock.now().toISOString(),
-        updated_at: clock.now().toISOString(),
-        ...campaign,
-      });
-      return { store, clock, ids, company, campaign: created };
+      return { store, ...(await campaignFixture(store, { seed: `control-${kind}-${n++}`, companyId: `CTL${n}${kind}`, customers, campaign })) };
     }
 
     /** A recording channel that calls `during` as its `at`-th send goes out (before it is answered). */

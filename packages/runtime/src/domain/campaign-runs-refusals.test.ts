@@ -1,17 +1,13 @@
 /** What a campaign run does with a provider's refusals, by their class (`domain/send-failures.ts`), on every store. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { campaignFixture, RUN, runMessages } from '../../test/campaign-fixture.ts';
 import { forEveryStore } from '../../test/every-store.ts';
 import { recordingChannel } from '../../test/recording-channel.ts';
 import { createScheduler } from '../campaigns/scheduler.ts';
-import { createManualClock } from '../clock.ts';
-import { createSeededIds } from '../ids.ts';
 import type { Store } from '../store/ports.ts';
-import type { CompanyRecord } from '../store/types.ts';
 import { resumeCampaign } from './campaign-control.ts';
 import type { ChannelAdapter, OutboundMessage, SendResult } from './channel.ts';
-import { importCustomers } from './customers.ts';
 
-const RUN = '2026-01-05T09:00:00.000Z';
 /** The statuses of a message the provider took (the simulated channel's fates follow at once). */
 const REACHED = /^(sent|delivered|read)$/;
 
@@ -54,36 +50,8 @@ forEveryStore((kind, makeStore) => {
     async function fixture(customers: number) {
       const store = await makeStore();
       cleanups.push(() => store.close());
-      const clock = createManualClock(new Date(RUN));
-      const ids = createSeededIds(`refusals-${kind}-${n++}`);
-      const company: CompanyRecord = { uuid: ids.uuid(), company_id: `REF${n}${kind}`, name: 'Refusals', timezone: 'UTC', created_at: RUN };
-      await store.createCompany(company);
-      await importCustomers(
-        store,
-        { newId: ids.newId, now: RUN },
-        company.uuid,
-        Array.from({ length: customers }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` })),
-      );
-      const campaign = await store.createCampaign({
-        id: ids.newId('cmp'),
-        company_uuid: company.uuid,
-        name: 'refusals',
-        status: 'scheduled',
-        pause_reason: null,
-        schedule_type: 'once',
-        schedule: RUN,
-        days: null,
-        template_payload: { template_name: 'welcome', language: 'en', header_variable: [], body_variable: [], variables: {} },
-        endDate: null,
-        next_run_at: RUN,
-        created_at: RUN,
-        updated_at: RUN,
-      });
-      const messages = async () => {
-        const customerIds = (await store.listCustomers(company.uuid, { page: 1, limit: 100 })).items.map((c) => c.id);
-        return store.listRunMessages(campaign.id, RUN, customerIds);
-      };
-      return { store, clock, ids, company, campaign, messages };
+      const made = await campaignFixture(store, { seed: `refusals-${kind}-${n++}`, companyId: `REF${n}${kind}`, customers, clockAt: RUN });
+      return { store, ...made, messages: () => runMessages(store, made.company.uuid, made.campaign.id) };
     }
 
     const statusOf = async (store: Store, uuid: string, id: string) => (await store.getCampaign(uuid, id))?.status;

@@ -1,5 +1,6 @@
 /** The campaign rules (which campaigns are due, a run, what a run leaves), run through the scheduler on every store. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { campaignFixture, runMessages } from '../../test/campaign-fixture.ts';
 import { type CampaignWorld, describeCampaignScenarios } from '../../test/campaign-scenarios.ts';
 import { forEveryStore } from '../../test/every-store.ts';
 import { recordingChannel, togetherChannel } from '../../test/recording-channel.ts';
@@ -14,12 +15,6 @@ import { createCampaign } from './campaigns.ts';
 import { type ChannelAdapter, createSimulatedChannel } from './channel.ts';
 import { importCustomers } from './customers.ts';
 import { buildReport } from './reports.ts';
-
-/** Every message of the campaign's first run (2026-01-05T09:00), to each of the company's customers. */
-async function allRunMessages(store: Store, companyUuid: string, campaignId: string) {
-  const customers = (await store.listCustomers(companyUuid, { page: 1, limit: 100 })).items.map((c) => c.id);
-  return store.listRunMessages(campaignId, '2026-01-05T09:00:00.000Z', customers);
-}
 
 /** A campaign's message totals, as the report reads them. */
 async function totalsOf(store: Store, campaign: CampaignRecord) {
@@ -44,39 +39,7 @@ forEveryStore((kind, makeStore) => {
 
     async function fixture(customers: number, campaign: Partial<CampaignRecord> = {}) {
       const store = await storeFor();
-      const clock = createManualClock(new Date('2026-01-05T08:00:00.000Z'));
-      const ids = createSeededIds(`${kind}-${n++}`);
-      const company: CompanyRecord = { uuid: ids.uuid(), company_id: `RUN${n}${kind}`, name: 'Runner', timezone: 'UTC', created_at: clock.now().toISOString() };
-      await store.createCompany(company);
-      await importCustomers(
-        store,
-        { newId: ids.newId, now: clock.now().toISOString() },
-        company.uuid,
-        Array.from({ length: customers }, (_, i) => ({ phoneNumber: `+1415555${String(i).padStart(4, '0')}`, firstName: `C${i}` })),
-      );
-      const created = await store.createCampaign({
-        id: ids.newId('cmp'),
-        company_uuid: company.uuid,
-        name: 'hello',
-        status: 'scheduled',
-        pause_reason: null,
-        schedule_type: 'once',
-        schedule: '2026-01-05T09:00:00.000Z',
-        days: null,
-        template_payload: {
-          template_name: 'welcome',
-          language: 'en',
-          header_variable: [],
-          body_variable: ['first_name'],
-          variables: { first_name: '{{customer.firstName}}' },
-        },
-        endDate: null,
-        next_run_at: '2026-01-05T09:00:00.000Z',
-        created_at: clock.now().toISOString(),
-        updated_at: clock.now().toISOString(),
-        ...campaign,
-      });
-      return { store, clock, ids, company, campaign: created };
+      return { store, ...(await campaignFixture(store, { seed: `${kind}-${n++}`, companyId: `RUN${n}${kind}`, customers, campaign })) };
     }
 
     it('runs a once campaign at its time: one message per customer, rendered, then completed', async () => {
@@ -161,7 +124,7 @@ forEveryStore((kind, makeStore) => {
       const phones = [...dying.sent, ...second.sent].map((m) => m.to);
       expect(new Set(phones).size).toBe(phones.length);
       expect(second.sent).toHaveLength(4);
-      const run = await allRunMessages(store, company.uuid, campaign.id);
+      const run = await runMessages(store, company.uuid, campaign.id);
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed')).toEqual([expect.objectContaining({ error: expect.stringContaining('interrupted') })]);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
@@ -176,7 +139,7 @@ forEveryStore((kind, makeStore) => {
       clock.advance(31_000);
       const second = recordingChannel(undefined, Number.POSITIVE_INFINITY, false);
       expect(await createScheduler({ store, channel: second, clock, ids }).tick()).toBe(2);
-      const run = await allRunMessages(store, company.uuid, campaign.id);
+      const run = await runMessages(store, company.uuid, campaign.id);
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed')).toEqual([]);
       // The second chunk's three, recorded before the crash, are sent after it; the third chunk's two.
@@ -213,7 +176,7 @@ forEveryStore((kind, makeStore) => {
       const phones = [...dying.sent, ...second.sent].map((m) => m.to);
       expect(new Set(phones).size).toBe(phones.length);
       expect(second.sent).toHaveLength(2);
-      const run = await allRunMessages(store, company.uuid, campaign.id);
+      const run = await runMessages(store, company.uuid, campaign.id);
       expect(run).toHaveLength(8);
       expect(run.filter((m) => m.status === 'failed').map((m) => m.error)).toEqual(Array(3).fill(expect.stringContaining('interrupted')));
       expect(await store.messageTotals(company.uuid)).toMatchObject({ total: 8, sent: 5, failed: 3 });
@@ -227,7 +190,7 @@ forEveryStore((kind, makeStore) => {
       await dying.hung;
       clock.advance(31_000);
       await createScheduler({ store, channel: createSimulatedChannel({ failureRate: 1 }), clock, ids }).tick();
-      const run = await allRunMessages(store, company.uuid, campaign.id);
+      const run = await runMessages(store, company.uuid, campaign.id);
       expect(run.filter((m) => m.status !== 'failed')).toHaveLength(3);
       expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({ status: 'completed' });
     });
