@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { startServerProcess } from '../../packages/reference-server/test/helpers.ts';
-import { createWhatsAppEmulator, type WhatsAppEmulator } from '../../packages/whatsapp-emulator/src/index.ts';
+import { startServerProcess, whatsappEnvFor } from '../../packages/reference-server/test/helpers.ts';
+import { createWhatsAppEmulator, type WhatsAppEmulator, type WhatsAppEmulatorOptions } from '../../packages/whatsapp-emulator/src/index.ts';
 import { atLeast, atMost, type Bench, percentile, row } from '../lib.ts';
 import { benchServer, insertImportedCustomers } from './setup.ts';
 
@@ -16,13 +16,8 @@ const GIVE_UP_MS = 120_000;
 /** A server on PostgreSQL sending WhatsApp messages to `wa`, which posts their statuses back to it. */
 async function whatsappServer(wa: WhatsAppEmulator) {
   const s = await benchServer('postgres', {
-    CHANNEL: 'whatsapp',
+    ...whatsappEnvFor(wa),
     SCHEDULER_INTERVAL_MS: '100',
-    WHATSAPP_API_URL: wa.apiUrl,
-    WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-    WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-    WHATSAPP_APP_SECRET: wa.appSecret,
-    WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
   });
   await wa.setCallbackUrl(`${s.url}/channels/whatsapp/webhook`);
   return s;
@@ -62,6 +57,17 @@ function allStored(wa: WhatsAppEmulator, expected: number): void {
 
 const INGEST_MESSAGES = 2_000;
 
+/** An emulator whose every message is sent and delivered at once, its status webhooks held until released. */
+const HELD_DELIVERED: WhatsAppEmulatorOptions = {
+  acceptAnyTemplate: true,
+  messagesPerSecond: 100_000,
+  fates: [{ match: '*', fate: 'delivered' }],
+  sentMs: 0,
+  deliveredMs: 0,
+  holdWebhooks: true,
+  historyLimit: 100_000,
+};
+
 /**
  * Status webhooks (one status each, signed) that one server instance applies a second on PostgreSQL,
  * against 1,000 a second: a campaign's messages are sent to the emulator with their statuses held,
@@ -71,15 +77,7 @@ const INGEST_MESSAGES = 2_000;
 export const statusIngest: Bench = {
   id: 'channel.statuses.ingest',
   async run() {
-    const wa = await createWhatsAppEmulator({
-      acceptAnyTemplate: true,
-      messagesPerSecond: 100_000,
-      fates: [{ match: '*', fate: 'delivered' }],
-      sentMs: 0,
-      deliveredMs: 0,
-      holdWebhooks: true,
-      historyLimit: 100_000,
-    });
+    const wa = await createWhatsAppEmulator(HELD_DELIVERED);
     const s = await whatsappServer(wa);
     try {
       await sendCampaign(s, INGEST_MESSAGES, 'ingest');
@@ -173,15 +171,7 @@ export const statusIngestFloor: Bench = {
   id: 'channel.statuses.ingest.floor',
   async run() {
     const receiver = await bareReceiver();
-    const wa = await createWhatsAppEmulator({
-      acceptAnyTemplate: true,
-      messagesPerSecond: 100_000,
-      fates: [{ match: '*', fate: 'delivered' }],
-      sentMs: 0,
-      deliveredMs: 0,
-      holdWebhooks: true,
-      historyLimit: 100_000,
-    });
+    const wa = await createWhatsAppEmulator(HELD_DELIVERED);
     try {
       await wa.setCallbackUrl(receiver.url);
       for (let i = 0; i < INGEST_MESSAGES; i += 100) {
@@ -238,13 +228,8 @@ export const sendPaced: Bench = {
   async run() {
     const wa = await createWhatsAppEmulator({ acceptAnyTemplate: true, messagesPerSecond: PACED_PER_S, historyLimit: 100_000 });
     const s = await benchServer('postgres', {
-      CHANNEL: 'whatsapp',
+      ...whatsappEnvFor(wa),
       SCHEDULER_INTERVAL_MS: '100',
-      WHATSAPP_API_URL: wa.apiUrl,
-      WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-      WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-      WHATSAPP_APP_SECRET: wa.appSecret,
-      WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
       WHATSAPP_MESSAGES_PER_SECOND: String(PACED_PER_S),
     });
     const second = await startServerProcess(s.env, 60_000);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { WhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
 
 /** A fresh PostgreSQL database made from DATABASE_URL, dropped by `drop()`; null when DATABASE_URL is unset. */
 export async function freshDatabase(label: string): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -180,6 +181,18 @@ export function jsonCaller(baseUrl: string) {
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
+  };
+}
+
+/** The settings that send a server's campaigns (`CHANNEL=whatsapp`) to a WhatsApp emulator, and check its webhooks. */
+export function whatsappEnvFor(wa: Pick<WhatsAppEmulator, 'apiUrl' | 'accessToken' | 'phoneNumberId' | 'appSecret' | 'verifyToken'>): Record<string, string> {
+  return {
+    CHANNEL: 'whatsapp',
+    WHATSAPP_API_URL: wa.apiUrl,
+    WHATSAPP_ACCESS_TOKEN: wa.accessToken,
+    WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
+    WHATSAPP_APP_SECRET: wa.appSecret,
+    WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
   };
 }
 

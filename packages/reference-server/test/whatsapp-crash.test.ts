@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createWhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
-import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess } from './helpers.ts';
+import { freshDatabase, jsonCaller, type ServerProcess, startServerProcess, whatsappEnvFor } from './helpers.ts';
 
 const ADMIN_TOKEN = 'whatsapp-crash-admin-token-01';
 const CUSTOMERS = 10;
@@ -40,12 +40,7 @@ describe.skipIf(skip)(`a WhatsApp send in flight when its instance is killed${sk
       LEASE_MS: '1000',
       // Four a second, two chunks at once: one message a chunk in flight (inFlightForPace).
       WHATSAPP_MESSAGES_PER_SECOND: '4',
-      CHANNEL: 'whatsapp',
-      WHATSAPP_API_URL: wa.apiUrl,
-      WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-      WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-      WHATSAPP_APP_SECRET: wa.appSecret,
-      WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+      ...whatsappEnvFor(wa),
     };
     const start = async () => {
       const server = await startServerProcess(env, 60_000);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createWhatsAppEmulator, type WhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
-import { freshDatabase, jsonCaller, pgliteDataDir } from './helpers.ts';
+import { freshDatabase, jsonCaller, pgliteDataDir, whatsappEnvFor } from './helpers.ts';
 
 const ADMIN_TOKEN = 'whatsapp-e2e-admin-token-01';
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -34,12 +34,7 @@ async function serverFor(wa: WhatsAppEmulator, database: 'pglite' | 'postgres', 
     ADMIN_TOKEN,
     DEMO_COMPANY: '0',
     LOG_LEVEL: 'silent',
-    CHANNEL: 'whatsapp',
-    WHATSAPP_API_URL: wa.apiUrl,
-    WHATSAPP_ACCESS_TOKEN: wa.accessToken,
-    WHATSAPP_PHONE_NUMBER_ID: wa.phoneNumberId,
-    WHATSAPP_APP_SECRET: wa.appSecret,
-    WHATSAPP_VERIFY_TOKEN: wa.verifyToken,
+    ...whatsappEnvFor(wa),
     ...extra,
   };
   if (database === 'postgres') {
