@@ -6,7 +6,7 @@
  * `engagekit-mock` HTTP mode all wrap this one object.
  */
 import type { OperationId } from '@engagekit/contract';
-import { requestIdOf, type Store } from '@engagekit/runtime';
+import { createTokenService, requestIdOf, type Store } from '@engagekit/runtime';
 import type { MessageOutcome, MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';
 import { type ControlTarget, createControlApp } from './internal/control.ts';
@@ -91,7 +91,8 @@ export class MockApi {
     );
     const control = createControlApp(this.#controlTarget(), (request) => requestIdOf(request, this.#generations.current.ids));
     const prefixed = [parseBase(this.baseUrl), parseBase(this.orderBaseUrl)].filter((b) => b.prefix !== '');
-    const router = createRouter({ prefixed, control, faults: this.#faults, journal: this.#journal, clock, generations: this.#generations });
+    const tokens = createTokenService(settings.config.jwtSecret, settings.config.adminTokenHash);
+    const router = createRouter({ prefixed, control, faults: this.#faults, journal: this.#journal, clock, generations: this.#generations, tokens });
     this.#route = router.route;
     this.handle = router.handle;
     this.fetch = createMockFetch(this.baseUrl, router.handle);

@@ -4,8 +4,9 @@
  * client generated from it. The schemas come from zod: the contract's request bodies for sample data,
  * and the rule `mock.fail()` checks a fault by (`FaultBody`).
  */
-import { DateTime, ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
+import { ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
 import * as z from 'zod';
+import { ClockBody, OutcomeBody, ResetBody, SnapshotId } from './control-bodies.ts';
 import { FaultBody } from './faults.ts';
 import { MockDataSchema } from './sample-data.ts';
 
@@ -25,24 +26,8 @@ const Clock = z.object({
   now: z.string().meta({ description: "The mock's time (ISO-8601).", example: '2026-03-01T09:00:00.000Z' }),
   manual: z.boolean().meta({ description: 'True with --clock manual: time moves only through POST /__mock/clock.' }),
 });
-const ClockBody = z.object({
-  set: z.union([DateTime, z.number()]).optional().meta({
-    description:
-      'Put the clock at this time (an RFC 3339 date-time as the API takes one, or epoch milliseconds); nothing runs. A date or time that does not exist is a 400 naming set.',
-    example: '2026-03-01T08:00:00Z',
-  }),
-  advance: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Move forward by milliseconds or '90s', '90m', '2h', '1d', running what falls due; answers once it has run.", example: '2h' }),
-});
 const Outcome = z.object({ status: z.enum(OUTCOMES), reason: z.string().optional() });
 const Outcomes = z.object({ outcomes: z.record(z.string(), Outcome).meta({ description: "By phone number; '*' for every other number." }) });
-const OutcomeBody = z.object({
-  phoneNumber: z.string().meta({ description: "A phone number, or '*' for every number without an outcome of its own.", example: '*' }),
-  status: z.enum(OUTCOMES),
-  reason: z.string().optional().meta({ description: "A failure's error.", example: 'not on WhatsApp' }),
-});
 const Message = z.object({
   campaignId: z.string(),
   runKey: z.string().meta({ description: "The campaign's due time this run was for." }),
@@ -68,10 +53,19 @@ const RecordedRequest = z.object({
   query: z.record(z.string(), z.string()),
   body: z.unknown().optional(),
   headers: z.record(z.string(), z.string()).meta({ description: 'Names in lower case; the bearer token redacted.' }),
-  status: z.number().nullable().meta({ description: 'Null when the mock dropped the connection (a network fault).' }),
+  status: z
+    .number()
+    .nullable()
+    .meta({ description: 'Null when no answer was sent: the mock dropped the connection (a network fault), or the client went away first.' }),
+  ended: z
+    .enum(['answered', 'dropped', 'aborted'])
+    .meta({ description: 'How it ended: answered; dropped by a network fault; aborted by the client while a fault held it back.' }),
+  companyUuid: z
+    .string()
+    .nullable()
+    .meta({ description: 'The company it acted for: the one an agency or admin call names, or the token’s; null when unknown.' }),
   at: z.string(),
 });
-const SnapshotId = z.object({ id: z.string().meta({ example: 'snap_1' }) });
 const Webhook = z.looseObject({ url: z.string(), headers: z.record(z.string(), z.string()), rawBody: z.string(), status: z.number().nullable() });
 const State = z
   .looseObject({})
@@ -95,7 +89,7 @@ const OPERATIONS: Operation[] = [
     path: '/reset',
     operationId: 'reset',
     summary: 'Back to the start (optionally with another seed)',
-    body: z.object({ seed: Seed.optional() }),
+    body: ResetBody,
     data: Info,
   },
   {
@@ -156,6 +150,7 @@ const OPERATIONS: Operation[] = [
     summary: 'The request journal',
     query: {
       operationId: 'One operation only.',
+      uuid: "One company's only: the company an agency or admin call names, or an order call's token's.",
       since: 'Only requests at or after this time: an RFC 3339 date-time such as 2026-03-01T08:00:00Z (one that does not exist is a 400 naming since).',
     },
     data: z.array(RecordedRequest),
@@ -187,7 +182,10 @@ function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unkno
 export function controlDocument(): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   const json = (schema: z.ZodType) => ({ 'application/json': { schema: schemaOf(schema, schemas) } });
-  const error = { description: 'Bad input: the message says what to change.', content: json(ErrorResponse) };
+  const error = {
+    description: 'Bad input (an unknown field included): the message says what to change, and `issues` name the fields.',
+    content: json(ErrorResponse),
+  };
   // This document itself is served at GET /__mock/openapi.json.
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {

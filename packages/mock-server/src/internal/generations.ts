@@ -133,9 +133,19 @@ export class Generations {
   }
 
   /** The journal's entry for each request the app answered; while the `data` option loads, none: the journal holds what the code under test sent. */
-  readonly #answered = ({ request, operationId, body, status, at }: AnsweredRequest) => {
+  readonly #answered = ({ request, operationId, body, status, at, companyUuid }: AnsweredRequest) => {
     if (this.#current.loading) return;
-    this.#shared.journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at });
+    this.#shared.journal.record({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      operationId,
+      body,
+      status,
+      ended: 'answered',
+      companyUuid,
+      at,
+    });
   };
 
   #make(from: MockSnapshot | undefined): Generation {
