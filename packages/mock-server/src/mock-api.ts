@@ -214,6 +214,7 @@ export class MockApi {
    */
   readonly onWebhook = (listener: WebhookListener): (() => void) => {
     this.#sink.listeners.add(listener);
+    this.#sink.droppedByReset = 0;
     this.#generations.ensureEndpoint();
     return () => {
       this.#sink.listeners.delete(listener);
@@ -229,7 +230,18 @@ export class MockApi {
    * The first sent webhook matching `predicate` (already sent, or the next one); rejects after `timeoutMs` (5000).
    * @example const { event } = await mock.waitForWebhook((w) => w.event.type === 'order.created');
    */
-  readonly waitForWebhook = (predicate?: (webhook: MockWebhook) => boolean, waitOptions?: WaitForWebhookOptions) => this.#sink.waitFor(predicate, waitOptions);
+  readonly waitForWebhook = (predicate?: (webhook: MockWebhook) => boolean, waitOptions?: WaitForWebhookOptions): Promise<MockWebhook> => {
+    // The reset trap: a listener added once (beforeAll) and removed by reset() leaves no endpoint, so nothing would ever come.
+    const dropped = this.#sink.droppedByReset;
+    if (dropped > 0 && !this.#generations.current.endpointMade) {
+      return Promise.reject(
+        new Error(
+          `waitForWebhook(): no webhook can come: reset() (or restore()) removed the onWebhook() listener${dropped > 1 ? 's' : ''} and with ${dropped > 1 ? 'them' : 'it'} the mock's webhook endpoint. Call mock.onWebhook() again after each reset (in beforeEach), or pass it as the webhooks: { onWebhook } option, which a reset keeps.`,
+        ),
+      );
+    }
+    return this.#sink.waitFor(predicate, waitOptions);
+  };
 
   /** Stops the webhook dispatcher and drops the state. */
   readonly close = async (): Promise<void> => {

@@ -116,6 +116,21 @@ describe('onWebhook()', () => {
     expect(got).toEqual(['order.created']);
   });
 
+  it('rejects waitForWebhook at once when reset() removed the listener and its endpoint, saying so', async () => {
+    const mock = mockWith();
+    mock.onWebhook(() => {});
+    await mock.reset();
+    await addOrder(mock, 'T-1');
+    const started = Date.now();
+    await expect(mock.waitForWebhook()).rejects.toThrow(
+      /reset\(\) \(or restore\(\)\) removed the onWebhook\(\) listener .*in beforeEach.*webhooks: \{ onWebhook \}/,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    mock.onWebhook(() => {});
+    await addOrder(mock, 'T-2');
+    expect((await mock.waitForWebhook()).event.data.order.company_order_id).toBe('T-2');
+  });
+
   it('rejects waitForWebhook with a hint when nothing comes', async () => {
     const mock = mockWith();
     await expect(mock.waitForWebhook(undefined, { timeoutMs: 50 })).rejects.toThrow(/no matching webhook in 50 ms .* is a webhook endpoint registered/);

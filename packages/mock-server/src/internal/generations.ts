@@ -162,8 +162,7 @@ export class Generations {
       void gen.runtime.dispatcher.start();
     });
     // Only the `webhooks.onWebhook` option's listener outlives a reset or a restore.
-    shared.sink.listeners.clear();
-    if (shared.webhooks?.onWebhook) shared.sink.listeners.add(shared.webhooks.onWebhook);
+    shared.sink.dropListeners(shared.webhooks?.onWebhook);
     if (!from && shared.webhooks) this.#makeEndpoint(gen, shared.webhooks.url ?? MOCK_WEBHOOK_URL);
     return gen;
   }

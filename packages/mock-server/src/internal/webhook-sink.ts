@@ -61,6 +61,8 @@ export class WebhookSink {
   #log: MockWebhook[] = [];
   #waiters: Waiter[] = [];
   #generation = 0;
+  /** How many `onWebhook()` listeners the last reset or restore removed, until one is added again. */
+  droppedByReset = 0;
 
   constructor(recordOnly = false) {
     this.#recordOnly = recordOnly;
@@ -134,6 +136,13 @@ export class WebhookSink {
     this.#waiters = [];
     for (const w of pending) w.reject(new Error('waitForWebhook(): the mock was reset while waiting'));
     return this.#generation;
+  }
+
+  /** Removes every listener but `keep` (the `webhooks.onWebhook` option's), counting those removed. */
+  dropListeners(keep: WebhookListener | undefined): void {
+    this.droppedByReset = [...this.listeners].filter((l) => l !== keep).length;
+    this.listeners.clear();
+    if (keep) this.listeners.add(keep);
   }
 
   clearLog() {
