@@ -217,6 +217,7 @@ export function controlDocument(): Record<string, unknown> {
       },
     };
   }
+  sessionPaths(paths, json, error);
   return {
     openapi: '3.1.0',
     info: {
@@ -225,14 +226,71 @@ export function controlDocument(): Record<string, unknown> {
       contact: { name: 'engagekit maintainers' },
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'The control endpoints of the engagekit mock (engagekit-mock, memory engine): reset, faults, sample data, state, webhooks, the clock (--clock manual), channel outcomes, messages, the request journal, snapshots. No token: the mock listens on loopback.',
+        'The control endpoints of the engagekit mock (engagekit-mock, memory engine): reset, faults, sample data, state, webhooks, the clock (--clock manual), channel outcomes, messages, the request journal, snapshots. No token: the mock listens on loopback. Sessions: /__session/{name} is a whole mock of its own, the API and these endpoints under that prefix (/__session/{name}/__mock/...), made on its first request from the options the process was started with, ended by DELETE /__session/{name} or after an idle time (--session-idle); GET /__sessions lists the live ones. Requests without a prefix go to the default session.',
     },
     servers: [{ url: 'http://127.0.0.1:4010' }],
     // No token: the control endpoints are for tests, on loopback.
     security: [],
-    tags: [{ name: 'control', description: 'Drive the mock from a test in any language.' }],
+    tags: [
+      { name: 'control', description: 'Drive the mock from a test in any language.' },
+      { name: 'sessions', description: 'Mocks of their own in one process, one per test file or job (engagekit-mock).' },
+    ],
     paths,
     components: { schemas },
+  };
+}
+
+const Session = z.object({
+  name: z.string().meta({ example: 'file-a' }),
+  baseUrl: z.string().meta({ description: "The session's base URL: give it to a client as its API's.", example: 'http://127.0.0.1:4010/__session/file-a' }),
+  createdAt: z.string(),
+  lastRequestAt: z.string(),
+  expiresAt: z.string().meta({ description: 'When it ends unless a request comes first.' }),
+});
+
+/** `GET /__sessions` and `DELETE /__session/{name}`, which the HTTP command serves beside the control API (`cli/sessions.ts`). */
+function sessionPaths(paths: Record<string, Record<string, unknown>>, json: (schema: z.ZodType) => Record<string, unknown>, error: Record<string, unknown>) {
+  const ok = (description: string, data: z.ZodType) => ({
+    description,
+    content: json(z.object({ success: z.literal(true), message: z.string(), data })),
+  });
+  paths['/__sessions'] = {
+    get: {
+      operationId: 'listSessions',
+      summary: 'The live sessions',
+      description: 'The live sessions, oldest first, with the most there may be at once (--max-sessions) and how long one lasts idle (--session-idle).',
+      tags: ['sessions'],
+      responses: {
+        200: ok(
+          'The live sessions',
+          z.object({ sessions: z.array(Session), maxSessions: z.number().meta({ example: 100 }), idleMs: z.number().meta({ example: 900000 }) }),
+        ),
+        405: { description: 'Asked with another method than GET.', content: (error as { content: unknown }).content },
+      },
+    },
+  };
+  paths['/__session/{name}'] = {
+    delete: {
+      operationId: 'endSession',
+      summary: 'End a session',
+      description:
+        'Ends a session: its store, clock, faults, journal, webhook log and snapshots go, and the name is free again. A request under /__session/{name}/ makes a new one. A new session past --max-sessions is refused with 429 too_many_sessions.',
+      tags: ['sessions'],
+      parameters: [
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          description: 'The session: 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' },
+        },
+      ],
+      responses: {
+        200: ok('The session ended', z.object({ name: z.string() })),
+        400: error,
+        404: { description: 'No session of that name is live.', content: (error as { content: unknown }).content },
+      },
+    },
   };
 }
 
