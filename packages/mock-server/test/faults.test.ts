@@ -164,6 +164,23 @@ describe('POST /__mock/fail', () => {
     ]);
   });
 
+  it('is one of the control bodies, each of which names an unknown field', async () => {
+    const bodies: [string, Record<string, unknown>][] = [
+      ['/__mock/reset', { seed: 1, uuid: 'x' }],
+      ['/__mock/clock', { advance: 0, uuid: 'x' }],
+      ['/__mock/channel/outcomes', { phoneNumber: '*', status: 'read', uuid: 'x' }],
+      ['/__mock/restore', { id: 'snap_1', uuid: 'x' }],
+      ['/__mock/snapshot', { uuid: 'x' }],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await mock.fetch(path, { method: 'POST', body: JSON.stringify(body) });
+      expect([path, res.status]).toEqual([path, 400]);
+      const answer = (await res.json()) as { message: string; issues: unknown };
+      expect(answer.message).toMatch(/^unknown field "uuid": POST \/__mock\/[a-z/]+ takes /);
+      expect(answer.issues).toEqual([{ path: 'uuid', message: 'is not a field of this body' }]);
+    }
+  });
+
   it('stands until cleared with "times": null, as fail() does with Infinity', async () => {
     const res = await post({ operationId: 'addOrder', status: 503, times: null });
     expect(res.status).toBe(201);

@@ -322,6 +322,7 @@ describe('engagekit-mock sessions', () => {
     });
     expect((await fetch(`${url}/__session/c/api/v2/health`)).status).toBe(200);
     expect((await fetch(`${url}/__session/no%20spaces/api/v2/health`)).status).toBe(400);
+    expect((await fetch(`${url}/__session/bad%E0%A4/api/v2/health`)).status).toBe(400);
   });
 
   it('journals a request its client gave up on while a fault held it, as aborted', async () => {

@@ -53,7 +53,14 @@ const envelope = (message: string, data: unknown) => Response.json({ success: tr
 export function sessionOfPath(path: string): { name: string; rest: string } | null {
   if (!path.startsWith(SESSION_PREFIX)) return null;
   const slash = path.indexOf('/', SESSION_PREFIX.length);
-  const name = decodeURIComponent(path.slice(SESSION_PREFIX.length, slash === -1 ? undefined : slash));
+  const given = path.slice(SESSION_PREFIX.length, slash === -1 ? undefined : slash);
+  let name: string;
+  try {
+    name = decodeURIComponent(given);
+  } catch {
+    // Malformed percent-encoding: kept as given, which no name matches.
+    name = given;
+  }
   return { name, rest: slash === -1 ? '' : path.slice(slash) };
 }
 

@@ -78,3 +78,6 @@ export const OutcomeBody = strictBody(
 
 /** `POST /__mock/restore`, and the answer of `POST /__mock/snapshot`. */
 export const SnapshotId = strictBody({ id: z.string({ error: 'id must be a string.' }).meta({ example: 'snap_1' }) }, 'POST /__mock/restore');
+
+/** `POST /__mock/snapshot`: nothing to give. */
+export const SnapshotBody = strictBody({}, 'POST /__mock/snapshot');

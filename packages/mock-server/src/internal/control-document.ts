@@ -6,7 +6,7 @@
  */
 import { ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
 import * as z from 'zod';
-import { ClockBody, OutcomeBody, ResetBody, SnapshotId } from './control-bodies.ts';
+import { ClockBody, OutcomeBody, ResetBody, SnapshotBody, SnapshotId } from './control-bodies.ts';
 import { FaultBody } from './faults.ts';
 import { MockDataSchema } from './sample-data.ts';
 
@@ -161,6 +161,7 @@ const OPERATIONS: Operation[] = [
     path: '/snapshot',
     operationId: 'takeSnapshot',
     summary: 'Take a snapshot of the state (kept while the process runs)',
+    body: SnapshotBody,
     status: 201,
     data: SnapshotId,
   },

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { ZodType } from 'zod';
 import type { MessageOutcome, MockMessage } from './channel.ts';
 import type { MockClock } from './clock.ts';
-import { ClockBody, ControlBodyError, OutcomeBody, parseControlBody, ResetBody, SnapshotId } from './control-bodies.ts';
+import { ClockBody, ControlBodyError, OutcomeBody, parseControlBody, ResetBody, SnapshotBody, SnapshotId } from './control-bodies.ts';
 import { controlDocument } from './control-document.ts';
 import type { Fault } from './faults.ts';
 import type { MockRequest, RequestFilter } from './journal.ts';
@@ -171,7 +171,8 @@ function journalRoutes(app: ControlApp, target: ControlTarget) {
 /** Snapshots, kept in the process by id for as long as it runs. */
 function snapshotRoutes(app: ControlApp, target: ControlTarget) {
   const snapshots = new Map<string, unknown>();
-  app.post('/snapshot', (c) => {
+  app.post('/snapshot', async (c) => {
+    await checkedBody(c.req.raw, SnapshotBody);
     const id = `snap_${snapshots.size + 1}`;
     snapshots.set(id, target.snapshot());
     return c.json(envelope('Snapshot taken.', { id }), 201);

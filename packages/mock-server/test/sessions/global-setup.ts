@@ -9,7 +9,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const proc = await startMockProcess(['--clock', 'manual', '--webhook-delivery', 'record', '--max-sessions', '20']);
+  const proc = await startMockProcess(['--clock', 'manual', '--webhook-delivery', 'record', '--max-sessions', '40']);
   project.provide('mockUrl', proc.url);
   return async () => {
     await proc.stop();

@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 if (!hasPython) console.log('python3 is not on this machine: the sessions test from Python over HTTP is skipped.');
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 import json, sys, urllib.request, urllib.error
 
 base = sys.argv[1]
