@@ -18,6 +18,7 @@ import { benches as memoryBenches } from './rows/memory.ts';
 import { benches as mockCallBenches } from './rows/mock-calls.ts';
 import { benches as mockHeapBenches } from './rows/mock-heap.ts';
 import { benches as mockHttpBenches } from './rows/mock-http.ts';
+import { benches as mockSessionBenches } from './rows/mock-sessions.ts';
 import { benches as mockStartupBenches } from './rows/mock-startup.ts';
 import { benches as reportBenches } from './rows/report.ts';
 import { benches as sdkBenches } from './rows/sdk.ts';
@@ -39,6 +40,7 @@ const benches: Bench[] = [
   ...mockCallBenches,
   ...mockHeapBenches,
   ...mockHttpBenches,
+  ...mockSessionBenches,
   ...mockStartupBenches,
   ...twinBenches,
   ...serverBenches,

@@ -39,12 +39,18 @@ if (command.engine === 'prism') {
     console.error(PRISM_MISSING);
     process.exit(2);
   }
-  const prism = await startPrism({ prismBin, port: command.port, host: command.host, seed: command.seed });
+  // Prism listens on a free port of loopback; the port asked for is the front's, which refuses session prefixes.
+  const prism = await startPrism({ prismBin, port: 0, host: '127.0.0.1', seed: command.seed });
+  const { servePrismFront } = await import('./cli/prism-front.ts');
+  const front = await servePrismFront({ host: command.host, port: command.port, prismUrl: prism.url });
   ready = [
-    'Prism answers with the examples of openapi.yaml: no state, no control endpoints, any bearer token is accepted.',
-    `engagekit mock (prism engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${prism.url}`,
+    'Prism answers with the examples of openapi.yaml: no state, no control endpoints, no sessions, any bearer token is accepted.',
+    `engagekit mock (prism engine${command.seed !== undefined ? `, seed ${command.seed}` : ''}) listening on ${front.url}`,
   ];
-  close = prism.close;
+  close = async () => {
+    await front.close();
+    await prism.close();
+  };
   void prism.exited.then((code) => {
     if (stopping) return;
     console.error(`Prism exited (${code}).`);

@@ -6,7 +6,7 @@
  * `engagekit-mock` HTTP mode all wrap this one object.
  */
 import type { OperationId } from '@engagekit/contract';
-import { requestIdOf, type Store } from '@engagekit/runtime';
+import { createTokenService, requestIdOf, type Store } from '@engagekit/runtime';
 import type { MessageOutcome, MockMessage } from './internal/channel.ts';
 import { createMockClock, type MockClock } from './internal/clock.ts';
 import { type ControlTarget, createControlApp } from './internal/control.ts';
@@ -17,7 +17,7 @@ import { createMockFetch } from './internal/mock-fetch.ts';
 import { createRouter, parseBase } from './internal/router.ts';
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
-import { createWebhookSink, type MockWebhook, type WaitForWebhookOptions, type WebhookListener } from './internal/webhook-sink.ts';
+import { createWebhookSink, type MockWebhook, type WaitForWebhookOptions, type WebhookListener, type WebhookSink } from './internal/webhook-sink.ts';
 import { type MockApiOptions, type MockCompany, type MockFetch, settingsOf } from './mock-options.ts';
 
 export type { MockSnapshot } from './internal/generations.ts';
@@ -29,6 +29,7 @@ export {
   type MockApiOptions,
   type MockCompany,
   type MockFetch,
+  type WebhookDelivery,
 } from './mock-options.ts';
 
 /**
@@ -66,7 +67,7 @@ export class MockApi {
   readonly #clock: ReturnType<typeof createMockClock>;
   readonly #faults = createFaults();
   readonly #journal: Journal;
-  readonly #sink = createWebhookSink();
+  readonly #sink: WebhookSink;
   readonly #generations: Generations;
   /** Sends a request to the mock without waiting for sample data (what loads the sample data). */
   readonly #route: (request: Request) => Promise<Response>;
@@ -80,6 +81,7 @@ export class MockApi {
     this.adminToken = settings.adminToken;
     this.webhookSecret = settings.webhookSecret;
     this.#journal = createJournal(options.requestLog ?? 1000);
+    this.#sink = createWebhookSink(settings.webhookDelivery === 'record');
     const clock = createMockClock(options.clock, () => this.#generations.current.runtime);
     this.clock = clock;
     this.#clock = clock;
@@ -89,7 +91,8 @@ export class MockApi {
     );
     const control = createControlApp(this.#controlTarget(), (request) => requestIdOf(request, this.#generations.current.ids));
     const prefixed = [parseBase(this.baseUrl), parseBase(this.orderBaseUrl)].filter((b) => b.prefix !== '');
-    const router = createRouter({ prefixed, control, faults: this.#faults, journal: this.#journal, clock, generations: this.#generations });
+    const tokens = createTokenService(settings.config.jwtSecret, settings.config.adminTokenHash);
+    const router = createRouter({ prefixed, control, faults: this.#faults, journal: this.#journal, clock, generations: this.#generations, tokens });
     this.#route = router.route;
     this.handle = router.handle;
     this.fetch = createMockFetch(this.baseUrl, router.handle);
@@ -211,6 +214,7 @@ export class MockApi {
    */
   readonly onWebhook = (listener: WebhookListener): (() => void) => {
     this.#sink.listeners.add(listener);
+    this.#sink.droppedByReset = 0;
     this.#generations.ensureEndpoint();
     return () => {
       this.#sink.listeners.delete(listener);
@@ -226,7 +230,18 @@ export class MockApi {
    * The first sent webhook matching `predicate` (already sent, or the next one); rejects after `timeoutMs` (5000).
    * @example const { event } = await mock.waitForWebhook((w) => w.event.type === 'order.created');
    */
-  readonly waitForWebhook = (predicate?: (webhook: MockWebhook) => boolean, waitOptions?: WaitForWebhookOptions) => this.#sink.waitFor(predicate, waitOptions);
+  readonly waitForWebhook = (predicate?: (webhook: MockWebhook) => boolean, waitOptions?: WaitForWebhookOptions): Promise<MockWebhook> => {
+    // The reset trap: a listener added once (beforeAll) and removed by reset() leaves no endpoint, so nothing would ever come.
+    const dropped = this.#sink.droppedByReset;
+    if (dropped > 0 && !this.#generations.current.endpointMade) {
+      return Promise.reject(
+        new Error(
+          `waitForWebhook(): no webhook can come: reset() (or restore()) removed the onWebhook() listener${dropped > 1 ? 's' : ''} and with ${dropped > 1 ? 'them' : 'it'} the mock's webhook endpoint. Call mock.onWebhook() again after each reset (in beforeEach), or pass it as the webhooks: { onWebhook } option, which a reset keeps.`,
+        ),
+      );
+    }
+    return this.#sink.waitFor(predicate, waitOptions);
+  };
 
   /** Stops the webhook dispatcher and drops the state. */
   readonly close = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 /** `fail()`: error answers in the standard envelope, dropped connections and latency, by operationId. */
 import { errorCodes } from '@engagekit/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MockNetworkError, setupMockApi } from '../src/node.ts';
 import { orderBody } from './helpers.ts';
 
@@ -87,6 +87,43 @@ describe('fail()', () => {
     expect((await listCampaigns()).status).toBe(500);
   });
 
+  it('sends retryAfter with any status it is given with, a 409 included', async () => {
+    mock.fail('addOrder', { status: 409, code: 'idempotency_in_progress', retryAfter: 2 });
+    const res = await addOrder('R');
+    expect([res.status, res.headers.get('retry-after')]).toEqual([409, '2']);
+    mock.fail('addOrder', { status: 409 });
+    expect((await addOrder('R')).headers.get('retry-after')).toBeNull();
+  });
+
+  it('journals a request aborted while a fault held it back, with how it ended', async () => {
+    mock.fail('getCampaignData', { delayMs: 60_000 });
+    const controller = new AbortController();
+    const pending = listCampaigns({ signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.waitFor(() => expect(mock.requests()).toHaveLength(1));
+    expect(mock.requests()[0]).toMatchObject({ operationId: 'getCampaignData', status: null, ended: 'aborted', companyUuid: mock.company.uuid });
+    mock.fail('addOrder', { network: true });
+    await addOrder('D').catch(() => {});
+    mock.fail('addOrder', { status: 503 });
+    await addOrder('E');
+    await addOrder('F');
+    expect(mock.requests({ operationId: 'addOrder' }).map((r) => [r.status, r.ended, r.companyUuid])).toEqual([
+      [null, 'dropped', mock.company.uuid],
+      [503, 'answered', mock.company.uuid],
+      [201, 'answered', mock.company.uuid],
+    ]);
+  });
+
+  it('refuses an unknown field, naming it, and retryAfter where no answer can carry it', () => {
+    expect(() => mock.fail('addOrder', { status: 500, uuid: mock.company.uuid } as never)).toThrow(
+      'fail(): unknown field "uuid": a fault takes operationId, status, times, delayMs, message, code, retryAfter, network.',
+    );
+    expect(() => mock.fail('addOrder', { network: true, retryAfter: 1 })).toThrow(/retryAfter goes with an error answer/);
+    expect(() => mock.fail('addOrder', { delayMs: 5, retryAfter: 1 })).toThrow(/retryAfter goes with an error answer: give a status too/);
+    expect(mock.faults()).toEqual([]);
+  });
+
   it('refuses what it cannot do, saying what to use instead', () => {
     expect(() => mock.fail('nope' as never, { status: 500 })).toThrow(/not an operationId of the contract. Use one of: sync, submitTemplate/);
     expect(() => mock.fail('addOrder', { status: 418 as never })).toThrow(/status 418 is not an error status/);
@@ -106,6 +143,7 @@ describe('POST /__mock/fail', () => {
       [{ operationId: 'addOrder', status: 500, times: 0 }, /^times must be at least 1/],
       [{ operationId: 'addOrder', delayMs: -5 }, /^delayMs must be a number of milliseconds >= 0/],
       [{ status: 500 }, /^operationId is required/],
+      [{ operationId: 'addOrder', status: 500, uuid: 'x' }, /^unknown field "uuid": a fault takes operationId, /],
     ];
     for (const [body, words] of refused) {
       const res = await post(body);
@@ -115,6 +153,32 @@ describe('POST /__mock/fail', () => {
       expect(() => mock.fail(body.operationId as never, body)).toThrow(`fail(): ${message}`);
     }
     expect(mock.faults()).toEqual([]);
+  });
+
+  it('names an unknown field in the 400’s issues', async () => {
+    const res = await post({ operationId: 'addOrder', status: 500, uuid: 'x', times: 2, extra: 1 });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { issues: unknown }).issues).toEqual([
+      { path: 'uuid', message: 'is not a field of this body' },
+      { path: 'extra', message: 'is not a field of this body' },
+    ]);
+  });
+
+  it('is one of the control bodies, each of which names an unknown field', async () => {
+    const bodies: [string, Record<string, unknown>][] = [
+      ['/__mock/reset', { seed: 1, uuid: 'x' }],
+      ['/__mock/clock', { advance: 0, uuid: 'x' }],
+      ['/__mock/channel/outcomes', { phoneNumber: '*', status: 'read', uuid: 'x' }],
+      ['/__mock/restore', { id: 'snap_1', uuid: 'x' }],
+      ['/__mock/snapshot', { uuid: 'x' }],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await mock.fetch(path, { method: 'POST', body: JSON.stringify(body) });
+      expect([path, res.status]).toEqual([path, 400]);
+      const answer = (await res.json()) as { message: string; issues: unknown };
+      expect(answer.message).toMatch(/^unknown field "uuid": POST \/__mock\/[a-z/]+ takes /);
+      expect(answer.issues).toEqual([{ path: 'uuid', message: 'is not a field of this body' }]);
+    }
   });
 
   it('stands until cleared with "times": null, as fail() does with Infinity', async () => {

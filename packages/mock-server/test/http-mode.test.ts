@@ -302,3 +302,47 @@ describe('engagekit-mock init', () => {
     expect(await runCli(['init'])).toMatchObject({ code: 2, output: expect.stringContaining('init needs the directory') });
   });
 });
+
+describe('engagekit-mock sessions', () => {
+  it('ends idle sessions, refuses one past --max-sessions with 429 too_many_sessions, and leaves the default session alone', async () => {
+    const { url } = await started(['--max-sessions', '2', '--session-idle', '1s']);
+    await post(`${url}/__mock/fail`, { operationId: 'getHealth', status: 503, times: null });
+    for (const name of ['a', 'b']) expect((await fetch(`${url}/__session/${name}/api/v2/health`)).status).toBe(200);
+    // Through the other spelling of loopback: a session's requests do not depend on the Host they name.
+    expect((await fetch(`${url.replace('127.0.0.1', 'localhost')}/__session/a/__mock`)).status).toBe(200);
+    const listed = (await json<{ sessions: { name: string; baseUrl: string }[]; maxSessions: number }>(await fetch(`${url}/__sessions`))).data;
+    expect(listed).toMatchObject({ maxSessions: 2, sessions: [{ name: 'a', baseUrl: `${url}/__session/a` }, { name: 'b' }] });
+    const refused = await fetch(`${url}/__session/c/api/v2/health`);
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toMatchObject({ code: 'too_many_sessions', message: expect.stringMatching(/^Too many sessions: 2 are live \(--max-sessions/) });
+    expect((await fetch(`${url}/api/v2/health`)).status).toBe(503);
+    await vi.waitFor(async () => expect((await json<{ sessions: unknown[] }>(await fetch(`${url}/__sessions`))).data.sessions).toEqual([]), {
+      timeout: 10_000,
+      interval: 100,
+    });
+    expect((await fetch(`${url}/__session/c/api/v2/health`)).status).toBe(200);
+    expect((await fetch(`${url}/__session/no%20spaces/api/v2/health`)).status).toBe(400);
+    expect((await fetch(`${url}/__session/bad%E0%A4/api/v2/health`)).status).toBe(400);
+  });
+
+  it('journals a request its client gave up on while a fault held it, as aborted', async () => {
+    const { url } = await started();
+    const base = `${url}/__session/abort`;
+    const info = (await json<{ company: { uuid: string; token: string } }>(await fetch(`${base}/__mock`))).data;
+    await post(`${base}/__mock/fail`, { operationId: 'getCampaignData', delayMs: 30_000 });
+    const given = fetch(`${base}/agency/getCampaignData?uuid=${info.company.uuid}`, {
+      headers: { authorization: `Bearer ${info.company.token}` },
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(given).rejects.toMatchObject({ name: 'TimeoutError' });
+    const journal = await vi.waitFor(
+      async () => {
+        const logged = (await json<{ status: number | null; ended: string; companyUuid: string }[]>(await fetch(`${base}/__mock/requests`))).data;
+        expect(logged).toHaveLength(1);
+        return logged;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(journal[0]).toMatchObject({ status: null, ended: 'aborted', companyUuid: info.company.uuid });
+  });
+});

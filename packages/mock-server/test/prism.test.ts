@@ -34,6 +34,10 @@ describe('engagekit-mock --engine prism', () => {
       const list = await fetch(`${proc.url}/agency/getCampaignData?uuid=${uuid}`, { headers: { authorization: 'Bearer anything' } });
       expect(list.status).toBe(200);
       expect(await list.json()).toMatchObject({ success: true, pagination: expect.any(Object) });
+      const session = await fetch(`${proc.url}/__session/file-a/api/v2/health`);
+      expect(session.status).toBe(404);
+      expect(((await session.json()) as { message: string }).message).toMatch(/^The prism engine \(--engine prism\) has no sessions/);
+      expect((await fetch(`${proc.url}/__sessions`)).status).toBe(404);
     } finally {
       expect(await proc.stop('SIGTERM')).toBe(0);
     }

@@ -181,6 +181,32 @@ describe('the request journal', () => {
     ]);
   });
 
+  it('filters by company: the one a call names, or an order call’s token’s, fault-answered calls too', async () => {
+    const { mock, client } = twin();
+    const admin = { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' };
+    const made = await mock.fetch('/api/v2/companies', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Other shop', company_id: 'OTHER01' }) });
+    const other = ((await made.json()) as { data: { uuid: string } }).data.uuid;
+    const issued = await mock.fetch(`/api/v2/companies/${other}/tokens`, { method: 'POST', headers: admin, body: '{}' });
+    const otherToken = ((await issued.json()) as { data: { token: string } }).data.token;
+    const otherClient = createClient({ baseUrl: mock.baseUrl, token: otherToken, uuid: other, fetch: mock.fetch, maxRetries: 0 });
+    await client.orders.add(orderBody(mock.company.company_id, 'U-1'));
+    await otherClient.orders.add(orderBody('OTHER01', 'U-2'));
+    mock.fail('addOrder', { status: 503 });
+    await expect(otherClient.orders.add(orderBody('OTHER01', 'U-3'))).rejects.toMatchObject({ status: 503 });
+    await otherClient.campaigns.list();
+    const ofOther = mock.requests({ uuid: other.toUpperCase() });
+    // createCompany names no company (it makes one): it is the admin's, no company's.
+    expect(ofOther.map((r) => [r.operationId, r.status])).toEqual([
+      ['createToken', 201],
+      ['addOrder', 201],
+      ['addOrder', 503],
+      ['getCampaignData', 200],
+    ]);
+    expect(mock.requests({ uuid: mock.company.uuid }).map((r) => r.operationId)).toEqual(['addOrder']);
+    const overHttp = (await (await mock.fetch(`/__mock/requests?uuid=${other}&operationId=addOrder`)).json()) as { data: { companyUuid: string }[] };
+    expect(overHttp.data.map((r) => r.companyUuid)).toEqual([other, other]);
+  });
+
   it('keeps the headers a request had when it was answered: names in lower case, repeated values joined', async () => {
     const { mock } = twin();
     const headers = new Headers({ Authorization: `Bearer ${mock.company.token}`, 'X-Trace': 'first' });

@@ -1,8 +1,8 @@
 import { allowedMethods, splitAgencyPrefix } from '@engagekit/contract';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { systemClock } from './clock.ts';
-import type { AppBindings, AppDeps, Env, RequestContext } from './context.ts';
+import type { AnsweredRequest, AppBindings, AppDeps, Env, RequestContext } from './context.ts';
 import { readRevocationCheck } from './domain/tokens.ts';
 import { CORS_HEADERS, errorAnswer, NOSNIFF, PREFLIGHT_HEADERS } from './http/answer.ts';
 import { createTokenService, type TokenService } from './http/auth.ts';
@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps) {
     c.set('ctx', ctx);
     await next();
     if (onAnswered && !c.get('page')) {
-      onAnswered({ request: c.req.raw, operationId: c.get('operationId') ?? null, body: c.get('body'), status: c.res.status, at: ctx.now });
+      onAnswered(answeredOf(c, ctx.now));
     }
   });
   // Operations answer with every header already (jsonAnswer); /openapi.json and the pages get the
@@ -149,6 +149,18 @@ export function createApp(deps: AppDeps) {
     return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId);
   });
   return app;
+}
+
+/** What `onAnswered` hears of a request the app answered. */
+function answeredOf(c: Context<Env>, at: Date): AnsweredRequest {
+  return {
+    request: c.req.raw,
+    operationId: c.get('operationId') ?? null,
+    body: c.get('body'),
+    status: c.res.status,
+    at,
+    companyUuid: c.get('companyUuid') ?? null,
+  };
 }
 
 /** What the app keeps of each bindings it serves (`createApp`). */

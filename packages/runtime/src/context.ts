@@ -44,6 +44,11 @@ export interface AnsweredRequest {
   status: number;
   /** The request's time on the app's clock. */
   at: Date;
+  /**
+   * The company the request acted for, as far as the app got: the one an agency or admin call names
+   * once it is found, else the company of its token (an order call's); null when neither is known.
+   */
+  companyUuid: string | null;
 }
 
 /**
@@ -118,6 +123,8 @@ export type Env = {
     /** The operation a request named, and its JSON body once read: for `onAnswered`. */
     operationId: string;
     body: unknown;
+    /** The company the request acts for, once known: for `onAnswered`. */
+    companyUuid: string;
     /** Set on /openapi.json and the pages, which `onAnswered` leaves out. */
     page: boolean;
   };

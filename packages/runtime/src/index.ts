@@ -42,6 +42,7 @@ export {
 export { resolvedAddressProblem, targetCheckWithoutDns, urlHostProblem, WebhookTargetError } from './domain/webhook-target.ts';
 export { type AnswerOptions, errorAnswer, jsonAnswer } from './http/answer.ts';
 export {
+  bearerToken,
   type CompanyClaims,
   type CompanyTokenClaims,
   createTokenService,

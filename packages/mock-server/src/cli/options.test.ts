@@ -14,7 +14,24 @@ describe('parseCli', () => {
       dataFile: undefined,
       rateLimitPerMinute: 0,
       manualClock: false,
+      webhookDelivery: undefined,
+      sessionIdleMs: 15 * 60_000,
+      maxSessions: 100,
     });
+  });
+
+  it('reads the sessions’ settings from flags, else the environment', () => {
+    expect(parseCli(['--session-idle', '90s', '--max-sessions', '8'], { MOCK_SESSION_IDLE: '1h', MOCK_MAX_SESSIONS: '3' })).toMatchObject({
+      sessionIdleMs: 90_000,
+      maxSessions: 8,
+    });
+    expect(parseCli([], { MOCK_SESSION_IDLE: '1h', MOCK_MAX_SESSIONS: '3' })).toMatchObject({ sessionIdleMs: 3_600_000, maxSessions: 3 });
+    expect(parseCli(['--session-idle', '120000', '--webhook-delivery', 'record'], {})).toMatchObject({ sessionIdleMs: 120_000, webhookDelivery: 'record' });
+    expect(() => parseCli(['--session-idle', 'soon'], {})).toThrow('--session-idle must be a duration such as 90s, 30m or 2h (or milliseconds), not "soon".');
+    expect(() => parseCli([], { MOCK_SESSION_IDLE: '10ms' })).toThrow('MOCK_SESSION_IDLE must be at least 1s, not "10ms".');
+    expect(() => parseCli([], { MOCK_MAX_SESSIONS: 'many' })).toThrow('MOCK_MAX_SESSIONS must be a whole number from 0 to 100000, not "many".');
+    expect(() => parseCli(['--engine', 'prism', '--max-sessions', '2'], {})).toThrow(/the prism engine has no sessions/);
+    expect(() => parseCli(['--webhook-delivery', 'drop'], {})).toThrow('--webhook-delivery must be send or record, not "drop".');
   });
 
   it('skips the `--` that pnpm start -- passes, and reads every flag', () => {

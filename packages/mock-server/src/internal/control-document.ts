@@ -4,8 +4,9 @@
  * client generated from it. The schemas come from zod: the contract's request bodies for sample data,
  * and the rule `mock.fail()` checks a fault by (`FaultBody`).
  */
-import { DateTime, ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
+import { ErrorResponse, jsonSchemaOf } from '@engagekit/contract';
 import * as z from 'zod';
+import { ClockBody, OutcomeBody, ResetBody, SnapshotBody, SnapshotId } from './control-bodies.ts';
 import { FaultBody } from './faults.ts';
 import { MockDataSchema } from './sample-data.ts';
 
@@ -25,24 +26,8 @@ const Clock = z.object({
   now: z.string().meta({ description: "The mock's time (ISO-8601).", example: '2026-03-01T09:00:00.000Z' }),
   manual: z.boolean().meta({ description: 'True with --clock manual: time moves only through POST /__mock/clock.' }),
 });
-const ClockBody = z.object({
-  set: z.union([DateTime, z.number()]).optional().meta({
-    description:
-      'Put the clock at this time (an RFC 3339 date-time as the API takes one, or epoch milliseconds); nothing runs. A date or time that does not exist is a 400 naming set.',
-    example: '2026-03-01T08:00:00Z',
-  }),
-  advance: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Move forward by milliseconds or '90s', '90m', '2h', '1d', running what falls due; answers once it has run.", example: '2h' }),
-});
 const Outcome = z.object({ status: z.enum(OUTCOMES), reason: z.string().optional() });
 const Outcomes = z.object({ outcomes: z.record(z.string(), Outcome).meta({ description: "By phone number; '*' for every other number." }) });
-const OutcomeBody = z.object({
-  phoneNumber: z.string().meta({ description: "A phone number, or '*' for every number without an outcome of its own.", example: '*' }),
-  status: z.enum(OUTCOMES),
-  reason: z.string().optional().meta({ description: "A failure's error.", example: 'not on WhatsApp' }),
-});
 const Message = z.object({
   campaignId: z.string(),
   runKey: z.string().meta({ description: "The campaign's due time this run was for." }),
@@ -68,10 +53,19 @@ const RecordedRequest = z.object({
   query: z.record(z.string(), z.string()),
   body: z.unknown().optional(),
   headers: z.record(z.string(), z.string()).meta({ description: 'Names in lower case; the bearer token redacted.' }),
-  status: z.number().nullable().meta({ description: 'Null when the mock dropped the connection (a network fault).' }),
+  status: z
+    .number()
+    .nullable()
+    .meta({ description: 'Null when no answer was sent: the mock dropped the connection (a network fault), or the client went away first.' }),
+  ended: z
+    .enum(['answered', 'dropped', 'aborted'])
+    .meta({ description: 'How it ended: answered; dropped by a network fault; aborted by the client while a fault held it back.' }),
+  companyUuid: z
+    .string()
+    .nullable()
+    .meta({ description: 'The company it acted for: the one an agency or admin call names, or the token’s; null when unknown.' }),
   at: z.string(),
 });
-const SnapshotId = z.object({ id: z.string().meta({ example: 'snap_1' }) });
 const Webhook = z.looseObject({ url: z.string(), headers: z.record(z.string(), z.string()), rawBody: z.string(), status: z.number().nullable() });
 const State = z
   .looseObject({})
@@ -95,7 +89,7 @@ const OPERATIONS: Operation[] = [
     path: '/reset',
     operationId: 'reset',
     summary: 'Back to the start (optionally with another seed)',
-    body: z.object({ seed: Seed.optional() }),
+    body: ResetBody,
     data: Info,
   },
   {
@@ -156,6 +150,7 @@ const OPERATIONS: Operation[] = [
     summary: 'The request journal',
     query: {
       operationId: 'One operation only.',
+      uuid: "One company's only: the company an agency or admin call names, or an order call's token's.",
       since: 'Only requests at or after this time: an RFC 3339 date-time such as 2026-03-01T08:00:00Z (one that does not exist is a 400 naming since).',
     },
     data: z.array(RecordedRequest),
@@ -166,6 +161,7 @@ const OPERATIONS: Operation[] = [
     path: '/snapshot',
     operationId: 'takeSnapshot',
     summary: 'Take a snapshot of the state (kept while the process runs)',
+    body: SnapshotBody,
     status: 201,
     data: SnapshotId,
   },
@@ -187,7 +183,10 @@ function schemaOf(schema: z.ZodType, components: Record<string, unknown>): unkno
 export function controlDocument(): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   const json = (schema: z.ZodType) => ({ 'application/json': { schema: schemaOf(schema, schemas) } });
-  const error = { description: 'Bad input: the message says what to change.', content: json(ErrorResponse) };
+  const error = {
+    description: 'Bad input (an unknown field included): the message says what to change, and `issues` name the fields.',
+    content: json(ErrorResponse),
+  };
   // This document itself is served at GET /__mock/openapi.json.
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
@@ -219,6 +218,7 @@ export function controlDocument(): Record<string, unknown> {
       },
     };
   }
+  sessionPaths(paths, json, error);
   return {
     openapi: '3.1.0',
     info: {
@@ -227,14 +227,71 @@ export function controlDocument(): Record<string, unknown> {
       contact: { name: 'engagekit maintainers' },
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'The control endpoints of the engagekit mock (engagekit-mock, memory engine): reset, faults, sample data, state, webhooks, the clock (--clock manual), channel outcomes, messages, the request journal, snapshots. No token: the mock listens on loopback.',
+        'The control endpoints of the engagekit mock (engagekit-mock, memory engine): reset, faults, sample data, state, webhooks, the clock (--clock manual), channel outcomes, messages, the request journal, snapshots. No token: the mock listens on loopback. Sessions: /__session/{name} is a whole mock of its own, the API and these endpoints under that prefix (/__session/{name}/__mock/...), made on its first request from the options the process was started with, ended by DELETE /__session/{name} or after an idle time (--session-idle); GET /__sessions lists the live ones. Requests without a prefix go to the default session.',
     },
     servers: [{ url: 'http://127.0.0.1:4010' }],
     // No token: the control endpoints are for tests, on loopback.
     security: [],
-    tags: [{ name: 'control', description: 'Drive the mock from a test in any language.' }],
+    tags: [
+      { name: 'control', description: 'Drive the mock from a test in any language.' },
+      { name: 'sessions', description: 'Mocks of their own in one process, one per test file or job (engagekit-mock).' },
+    ],
     paths,
     components: { schemas },
+  };
+}
+
+const Session = z.object({
+  name: z.string().meta({ example: 'file-a' }),
+  baseUrl: z.string().meta({ description: "The session's base URL: give it to a client as its API's.", example: 'http://127.0.0.1:4010/__session/file-a' }),
+  createdAt: z.string(),
+  lastRequestAt: z.string(),
+  expiresAt: z.string().meta({ description: 'When it ends unless a request comes first.' }),
+});
+
+/** `GET /__sessions` and `DELETE /__session/{name}`, which the HTTP command serves beside the control API (`cli/sessions.ts`). */
+function sessionPaths(paths: Record<string, Record<string, unknown>>, json: (schema: z.ZodType) => Record<string, unknown>, error: Record<string, unknown>) {
+  const ok = (description: string, data: z.ZodType) => ({
+    description,
+    content: json(z.object({ success: z.literal(true), message: z.string(), data })),
+  });
+  paths['/__sessions'] = {
+    get: {
+      operationId: 'listSessions',
+      summary: 'The live sessions',
+      description: 'The live sessions, oldest first, with the most there may be at once (--max-sessions) and how long one lasts idle (--session-idle).',
+      tags: ['sessions'],
+      responses: {
+        200: ok(
+          'The live sessions',
+          z.object({ sessions: z.array(Session), maxSessions: z.number().meta({ example: 100 }), idleMs: z.number().meta({ example: 900000 }) }),
+        ),
+        405: { description: 'Asked with another method than GET.', content: (error as { content: unknown }).content },
+      },
+    },
+  };
+  paths['/__session/{name}'] = {
+    delete: {
+      operationId: 'endSession',
+      summary: 'End a session',
+      description:
+        'Ends a session: its store, clock, faults, journal, webhook log and snapshots go, and the name is free again. A request under /__session/{name}/ makes a new one. A new session past --max-sessions is refused with 429 too_many_sessions.',
+      tags: ['sessions'],
+      parameters: [
+        {
+          name: 'name',
+          in: 'path',
+          required: true,
+          description: 'The session: 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' },
+        },
+      ],
+      responses: {
+        200: ok('The session ended', z.object({ name: z.string() })),
+        400: error,
+        404: { description: 'No session of that name is live.', content: (error as { content: unknown }).content },
+      },
+    },
   };
 }
 

@@ -1,7 +1,9 @@
 import { errorAnswer, HttpError } from '@engagekit/runtime';
 import { Hono } from 'hono';
+import type { ZodType } from 'zod';
 import type { MessageOutcome, MockMessage } from './channel.ts';
 import type { MockClock } from './clock.ts';
+import { ClockBody, ControlBodyError, OutcomeBody, parseControlBody, ResetBody, SnapshotBody, SnapshotId } from './control-bodies.ts';
 import { controlDocument } from './control-document.ts';
 import type { Fault } from './faults.ts';
 import type { MockRequest, RequestFilter } from './journal.ts';
@@ -58,6 +60,11 @@ async function bodyOf<T>(req: Request): Promise<T> {
   }
 }
 
+/** A control call's JSON body checked by its strict schema (`{}` when it is empty). */
+async function checkedBody<T>(req: Request, schema: ZodType<T>): Promise<T> {
+  return parseControlBody(schema, await bodyOf<unknown>(req));
+}
+
 /**
  * The control endpoints under `/__mock` (no token: the mock listens on loopback):
  * `GET /__mock` (company, tokens, webhook secret), `POST /__mock/reset` `{ seed? }`,
@@ -66,7 +73,7 @@ async function bodyOf<T>(req: Request): Promise<T> {
  * `GET|DELETE /__mock/webhooks` (the signed webhook requests sent), `GET /__mock/clock` and
  * `POST /__mock/clock` `{ set?, advance? }` (a manual clock), `GET /__mock/channel` and
  * `POST|DELETE /__mock/channel/outcomes` `{ phoneNumber, status, reason? }`,
- * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=]`,
+ * `GET /__mock/messages[?campaignId=]`, `GET|DELETE /__mock/requests[?operationId=&since=&uuid=]`,
  * `POST /__mock/snapshot` (answers its `id`) and `POST /__mock/restore` `{ id }`; `GET /__mock/openapi.json`
  * describes them all (internal/control-document.ts).
  */
@@ -89,8 +96,7 @@ export function createControlApp(target: ControlTarget, requestIdOf: (request: R
 /** Reset, faults, sample data, state and the webhook log. */
 function stateRoutes(app: ControlApp, target: ControlTarget) {
   app.post('/reset', async (c) => {
-    const { seed } = await bodyOf<{ seed?: number | string }>(c.req.raw);
-    if (seed !== undefined && typeof seed !== 'number' && typeof seed !== 'string') throw new ControlInputError('seed must be a number or a string.');
+    const { seed } = await checkedBody(c.req.raw, ResetBody);
     await target.reset(seed === undefined ? {} : { seed });
     return c.json(envelope('The mock was reset.', target.info()));
   });
@@ -124,7 +130,7 @@ function timeRoutes(app: ControlApp, target: ControlTarget) {
   const clockView = () => ({ now: target.clock.now().toISOString(), manual: target.clock.manual });
   app.get('/clock', (c) => c.json(envelope('The mock clock.', clockView())));
   app.post('/clock', async (c) => {
-    const { set, advance } = await bodyOf<{ set?: string | number; advance?: string | number }>(c.req.raw);
+    const { set, advance } = await checkedBody(c.req.raw, ClockBody);
     if (set === undefined && advance === undefined) throw new ControlInputError('Give set (a time) or advance (a duration such as "2h"), or both.');
     if (set !== undefined) target.clock.set(set);
     if (advance !== undefined) await target.clock.advance(advance);
@@ -132,9 +138,8 @@ function timeRoutes(app: ControlApp, target: ControlTarget) {
   });
   app.get('/channel', (c) => c.json(envelope('Channel outcomes set.', { outcomes: target.channel.outcomes() })));
   app.post('/channel/outcomes', async (c) => {
-    const { phoneNumber, status, reason } = await bodyOf<{ phoneNumber?: string; status?: MessageOutcome; reason?: string }>(c.req.raw);
-    if (typeof phoneNumber !== 'string') throw new ControlInputError('phoneNumber is required: a phone number, or "*" for every number.');
-    target.channel.outcome(phoneNumber, status as MessageOutcome, reason === undefined ? {} : { reason });
+    const { phoneNumber, status, reason } = await checkedBody(c.req.raw, OutcomeBody);
+    target.channel.outcome(phoneNumber, status, reason === undefined ? {} : { reason });
     return c.json(envelope('Channel outcome set.', { outcomes: target.channel.outcomes() }), 201);
   });
   app.delete('/channel/outcomes', (c) => {
@@ -150,11 +155,12 @@ function timeRoutes(app: ControlApp, target: ControlTarget) {
 /** The request journal. */
 function journalRoutes(app: ControlApp, target: ControlTarget) {
   app.get('/requests', (c) => {
-    const operationId = c.req.query('operationId');
-    const since = c.req.query('since');
-    return c.json(
-      envelope('Requests received.', target.requests({ ...(operationId === undefined ? {} : { operationId }), ...(since === undefined ? {} : { since }) })),
-    );
+    const filter: RequestFilter = {};
+    for (const name of ['operationId', 'since', 'uuid'] as const) {
+      const value = c.req.query(name);
+      if (value !== undefined) filter[name] = value;
+    }
+    return c.json(envelope('Requests received.', target.requests(filter)));
   });
   app.delete('/requests', (c) => {
     target.clearRequests();
@@ -165,13 +171,14 @@ function journalRoutes(app: ControlApp, target: ControlTarget) {
 /** Snapshots, kept in the process by id for as long as it runs. */
 function snapshotRoutes(app: ControlApp, target: ControlTarget) {
   const snapshots = new Map<string, unknown>();
-  app.post('/snapshot', (c) => {
+  app.post('/snapshot', async (c) => {
+    await checkedBody(c.req.raw, SnapshotBody);
     const id = `snap_${snapshots.size + 1}`;
     snapshots.set(id, target.snapshot());
     return c.json(envelope('Snapshot taken.', { id }), 201);
   });
   app.post('/restore', async (c) => {
-    const { id } = await bodyOf<{ id?: string }>(c.req.raw);
+    const { id } = await checkedBody(c.req.raw, SnapshotId.partial());
     const snapshot = typeof id === 'string' ? snapshots.get(id) : undefined;
     if (snapshot === undefined) {
       throw new ControlInputError(
@@ -199,6 +206,7 @@ function answerErrors(app: ControlApp, requestIdOf: (request: Request) => string
     if (err instanceof TimeInputError) {
       return errorAnswer(new HttpError(400, err.message, { issues: [{ path: err.field, message: err.problem }] }), requestIdOf(c.req.raw));
     }
+    if (err instanceof ControlBodyError) return errorAnswer(new HttpError(400, err.message, { issues: err.issues }), requestIdOf(c.req.raw));
     const bad = err instanceof ControlInputError || err instanceof TypeError || err.name === 'MockDataError';
     return errorAnswer(new HttpError(bad ? 400 : 500, err.message), requestIdOf(c.req.raw));
   });

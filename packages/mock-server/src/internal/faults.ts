@@ -1,5 +1,6 @@
 import { type ErrorStatus, errorCodes, type OperationId, operationIds } from '@engagekit/contract';
 import * as z from 'zod';
+import { parseControlBody, unknownFields } from './control-bodies.ts';
 
 /** What `fail()` takes: an error answer, a dropped connection, latency, or latency then one of those. */
 export interface FaultOptions {
@@ -13,7 +14,11 @@ export interface FaultOptions {
   message?: string;
   /** The envelope's `code` (default: the contract's code for `status`, e.g. `rate_limited` for 429). */
   code?: string;
-  /** `Retry-After` seconds on a 429 or 503 (default 0, so retrying clients do not slow the tests down). */
+  /**
+   * `Retry-After` seconds, sent with the error answer of any status (a 409 `idempotency_in_progress`
+   * too). Without it a 429 or 503 sends 0, so retrying clients do not slow the tests down. Needs a
+   * `status`: a dropped connection or latency alone has no answer to carry it.
+   */
   retryAfter?: number;
   /** Drop the connection instead of answering: fetch rejects with a TypeError, as it does when a server goes away. */
   network?: boolean;
@@ -49,13 +54,14 @@ const ERROR_STATUSES = Object.keys(errorCodes).map(Number) as ErrorStatus[];
 const TIMES = 'times must be at least 1 (or Infinity; null in JSON).';
 const DELAY = 'delayMs must be a number of milliseconds >= 0.';
 const RETRY_AFTER = 'retryAfter must be a number of seconds >= 0.';
+const FIELDS = 'a fault takes operationId, status, times, delayMs, message, code, retryAfter, network';
 
 /**
  * A fault as `mock.fail(operationId, options)` and `POST /__mock/fail` take it: the one rule for both,
  * and the schema `/__mock/openapi.json` documents. Each message says what to give instead.
  */
 export const FaultBody = z
-  .object(
+  .strictObject(
     {
       operationId: z
         .enum(operationIds as [OperationId, ...OperationId[]], {
@@ -87,13 +93,20 @@ export const FaultBody = z
         .number({ error: RETRY_AFTER })
         .min(0, { error: RETRY_AFTER })
         .optional()
-        .meta({ description: 'Retry-After seconds on a 429 or 503 (default 0).' }),
+        .meta({ description: 'Retry-After seconds, sent with any status (default: 0 on a 429 or 503, none on others). Needs a status.' }),
       network: z.boolean({ error: 'network must be true or false.' }).optional().meta({ description: 'Drop the connection instead of answering.' }),
     },
-    { error: 'a fault is an object, e.g. { "operationId": "addOrder", "status": 503 }.' },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? unknownFields(issue.keys, FIELDS) : 'a fault is an object, e.g. { "operationId": "addOrder", "status": 503 }.',
+    },
   )
   .refine((f) => f.status !== undefined || f.network === true || f.delayMs !== undefined, {
     error: 'give a status (an error answer), network: true (a dropped connection) or delayMs (latency).',
+  })
+  .refine((f) => f.retryAfter === undefined || (f.status !== undefined && f.network !== true), {
+    error: 'retryAfter goes with an error answer: give a status too (a dropped connection, network: true, sends no answer to carry it).',
+    path: ['retryAfter'],
   });
 
 /**
@@ -101,9 +114,7 @@ export const FaultBody = z
  * says, after `prefix`, what is wrong and what to give instead.
  */
 export function parseFault(input: unknown, prefix = ''): { operationId: OperationId; options: FaultOptions } {
-  const r = FaultBody.safeParse(input);
-  if (!r.success) throw new TypeError(`${prefix}${r.error.issues.map((i) => i.message).join(' ')}`);
-  const { operationId, ...options } = r.data;
+  const { operationId, ...options } = parseControlBody(FaultBody, input, prefix);
   return { operationId, options };
 }
 

@@ -133,9 +133,19 @@ export class Generations {
   }
 
   /** The journal's entry for each request the app answered; while the `data` option loads, none: the journal holds what the code under test sent. */
-  readonly #answered = ({ request, operationId, body, status, at }: AnsweredRequest) => {
+  readonly #answered = ({ request, operationId, body, status, at, companyUuid }: AnsweredRequest) => {
     if (this.#current.loading) return;
-    this.#shared.journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, at });
+    this.#shared.journal.record({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      operationId,
+      body,
+      status,
+      ended: 'answered',
+      companyUuid,
+      at,
+    });
   };
 
   #make(from: MockSnapshot | undefined): Generation {
@@ -152,8 +162,7 @@ export class Generations {
       void gen.runtime.dispatcher.start();
     });
     // Only the `webhooks.onWebhook` option's listener outlives a reset or a restore.
-    shared.sink.listeners.clear();
-    if (shared.webhooks?.onWebhook) shared.sink.listeners.add(shared.webhooks.onWebhook);
+    shared.sink.dropListeners(shared.webhooks?.onWebhook);
     if (!from && shared.webhooks) this.#makeEndpoint(gen, shared.webhooks.url ?? MOCK_WEBHOOK_URL);
     return gen;
   }

@@ -1,4 +1,4 @@
-import { copy } from '@engagekit/runtime';
+import { canonicalUuid, copy } from '@engagekit/runtime';
 import { timeOf } from './time-input.ts';
 
 /** A request the code under test sent to the mock, and what the mock answered. */
@@ -13,11 +13,24 @@ export interface MockRequest {
   body: unknown;
   /** The request's headers, names in lower case, with the bearer token redacted. */
   headers: Record<string, string>;
-  /** The status answered; null when the mock dropped the connection (a `network` fault). */
+  /** The status answered; null when no answer was sent (`ended` says why). */
   status: number | null;
+  /**
+   * How it ended: `answered`; `dropped`, the connection dropped by a `network` fault; `aborted`, the
+   * client gave up (its signal aborted, or it hung up) while a fault's `delayMs` held the answer back.
+   */
+  ended: RequestEnd;
+  /**
+   * The company it acted for: the one an agency or admin call names, else its token's company (an
+   * order call's); null when neither is known (a public call, a token refused before its company was read).
+   */
+  companyUuid: string | null;
   /** When it arrived, on the mock's clock (ISO-8601). */
   at: string;
 }
+
+/** How a request to the mock ended: answered, dropped by a `network` fault, or aborted by its client. */
+export type RequestEnd = 'answered' | 'dropped' | 'aborted';
 
 /** A request as the mock hands it to the journal. */
 interface Entry {
@@ -27,6 +40,8 @@ interface Entry {
   operationId: string | null;
   body: unknown;
   status: number | null;
+  ended: RequestEnd;
+  companyUuid: string | null;
   at: Date;
 }
 
@@ -39,6 +54,8 @@ interface Kept {
   operationId: string | null;
   body: unknown;
   status: number | null;
+  ended: RequestEnd;
+  companyUuid: string | null;
   /** Milliseconds since the epoch, on the mock's clock. */
   at: number;
 }
@@ -63,6 +80,8 @@ export interface RequestFilter {
   operationId?: string;
   /** Only requests that arrived at or after this time (on the mock's clock): a Date, epoch milliseconds or an RFC 3339 date-time. */
   since?: Date | string | number;
+  /** Only requests for this company (`companyUuid`, compared in any case). */
+  uuid?: string;
 }
 
 const redact = (name: string, value: string) => (name === 'authorization' ? value.replace(/^(\w+)\s+.*$/, '$1 [redacted]') : value);
@@ -84,9 +103,15 @@ export function createJournal(limit: number) {
     /** The requests kept, oldest first, that pass `filter`. */
     list(filter: RequestFilter = {}): MockRequest[] {
       const since = filter.since === undefined ? undefined : timeOf(filter.since, 'requests(): since ', 'since');
+      const uuid = filter.uuid === undefined ? undefined : canonicalUuid(filter.uuid);
       return entries
         .slice(-limit)
-        .filter((e) => (filter.operationId === undefined || e.operationId === filter.operationId) && (since === undefined || e.at >= since))
+        .filter(
+          (e) =>
+            (filter.operationId === undefined || e.operationId === filter.operationId) &&
+            (since === undefined || e.at >= since) &&
+            (uuid === undefined || e.companyUuid === uuid),
+        )
         .map((e) => {
           const url = new URL(e.url);
           const headers: Record<string, string> = {};
@@ -100,6 +125,8 @@ export function createJournal(limit: number) {
             body: copy(e.body),
             headers,
             status: e.status,
+            ended: e.ended,
+            companyUuid: e.companyUuid,
             at: new Date(e.at).toISOString(),
           };
         });

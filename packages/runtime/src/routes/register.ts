@@ -87,9 +87,11 @@ function answer(op: OperationSpec, handler: Handler): HonoHandler<Env> {
     c.set('operationId', op.operationId);
     const ctx = c.get('ctx');
     const caller = await authenticate(op, c.req.raw, ctx);
+    if (caller.companyUuid !== null) c.set('companyUuid', caller.companyUuid);
     rateLimit(caller, ctx);
     const input = await validate(op, c);
     const company = await resolveCompany(op, ctx, caller, input);
+    if (company) c.set('companyUuid', company.uuid);
     authorize(op, caller, company, input);
     return run(op, handler, c.req.raw, ctx, caller, input, company);
   };
