@@ -243,7 +243,10 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope; the template list (`/api/v2/companies/{uuid}/templates`) and pausing, resuming and cancelling a campaign (`/api/v2/companies/{uuid}/campaigns/{id}/...`) also take the admin token.',
       },
       { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
-      { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
+      {
+        name: 'Admin',
+        description: 'Companies and tokens. Bearer admin token; a company token with the `agency` scope also reads its own company (`getCompany`).',
+      },
       {
         name: 'Webhooks',
         description:

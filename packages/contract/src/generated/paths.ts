@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get a company
-         * @description One company by UUID.
+         * @description One company by UUID, with its `company_id` (what order calls name). The admin token reads any company; a company token with the `agency` scope reads its own. Takes the admin token, or a company token of this company with the `agency` scope.
          */
         get: operations["getCompany"];
         put?: never;
@@ -4071,6 +4071,16 @@ export interface operations {
             };
             /** @description The token is missing, malformed, expired or badly signed. */
             401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
