@@ -85,4 +85,5 @@ export {
   type MockCompany,
   type MockFetch,
   type MockSnapshot,
+  type WebhookDelivery,
 } from './mock-api.ts';

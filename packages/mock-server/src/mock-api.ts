@@ -17,7 +17,7 @@ import { createMockFetch } from './internal/mock-fetch.ts';
 import { createRouter, parseBase } from './internal/router.ts';
 import { type LoadedData, loadData, type MockData, parseMockData } from './internal/sample-data.ts';
 import { companyState, type MockState } from './internal/state.ts';
-import { createWebhookSink, type MockWebhook, type WaitForWebhookOptions, type WebhookListener } from './internal/webhook-sink.ts';
+import { createWebhookSink, type MockWebhook, type WaitForWebhookOptions, type WebhookListener, type WebhookSink } from './internal/webhook-sink.ts';
 import { type MockApiOptions, type MockCompany, type MockFetch, settingsOf } from './mock-options.ts';
 
 export type { MockSnapshot } from './internal/generations.ts';
@@ -29,6 +29,7 @@ export {
   type MockApiOptions,
   type MockCompany,
   type MockFetch,
+  type WebhookDelivery,
 } from './mock-options.ts';
 
 /**
@@ -66,7 +67,7 @@ export class MockApi {
   readonly #clock: ReturnType<typeof createMockClock>;
   readonly #faults = createFaults();
   readonly #journal: Journal;
-  readonly #sink = createWebhookSink();
+  readonly #sink: WebhookSink;
   readonly #generations: Generations;
   /** Sends a request to the mock without waiting for sample data (what loads the sample data). */
   readonly #route: (request: Request) => Promise<Response>;
@@ -80,6 +81,7 @@ export class MockApi {
     this.adminToken = settings.adminToken;
     this.webhookSecret = settings.webhookSecret;
     this.#journal = createJournal(options.requestLog ?? 1000);
+    this.#sink = createWebhookSink(settings.webhookDelivery === 'record');
     const clock = createMockClock(options.clock, () => this.#generations.current.runtime);
     this.clock = clock;
     this.#clock = clock;

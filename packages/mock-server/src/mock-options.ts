@@ -55,6 +55,14 @@ export interface MockApiOptions {
    * `onWebhook` is a listener that, unlike those `mock.onWebhook()` adds, survives `reset()`.
    */
   webhooks?: { url?: string; events?: EventType[]; secret?: string; retrySchedule?: number[]; onWebhook?: WebhookListener };
+  /**
+   * Where webhooks go. `'send'` (the default): to an endpoint's URL over the network, unless it is the
+   * mock's in-process one. `'record'`: nowhere; the mock answers every endpoint itself, as it answers its
+   * in-process one. Each delivery is signed, added to `mock.webhooks` and handed to `onWebhook()`
+   * listeners (a listener's Response is the answer; else 200), and nothing leaves the process, whatever
+   * URL an endpoint was registered with.
+   */
+  webhookDelivery?: WebhookDelivery;
   /** Sample data loaded through the API at start and after every reset (`ready` resolves when it is in). */
   data?: MockData;
   /** Where the app logs (default: nowhere). */
@@ -68,6 +76,9 @@ export interface MockApiOptions {
    */
   channel?: { statusDelays?: { deliveredMs?: number; readMs?: number } };
 }
+
+/** Where the mock's webhooks go: over the network to each endpoint's URL (`'send'`), or only into the log (`'record'`). */
+export type WebhookDelivery = 'send' | 'record';
 
 /** The mock's company: ready at once, with a company token (agency and orders scopes, expiring in 2100). */
 export interface MockCompany {
@@ -92,6 +103,9 @@ export function settingsOf(options: MockApiOptions) {
   const webhookUrl = options.webhooks?.url;
   const urlProblem = webhookUrl === undefined ? null : targetCheckWithoutDns(webhookUrl, true).problem;
   if (urlProblem) throw new TypeError(`webhooks.url ${urlProblem} (given ${JSON.stringify(webhookUrl)}).`);
+  const webhookDelivery = options.webhookDelivery ?? 'send';
+  if (webhookDelivery !== 'send' && webhookDelivery !== 'record')
+    throw new TypeError(`webhookDelivery must be 'send' or 'record' (given ${JSON.stringify(options.webhookDelivery)}).`);
   for (const [key, value] of Object.entries(options.channel?.statusDelays ?? {})) {
     if (!Number.isInteger(value) || (value as number) < 0)
       throw new TypeError(`channel.statusDelays.${key} must be a whole number of milliseconds, 0 or more (given ${JSON.stringify(value)}).`);
@@ -120,6 +134,7 @@ export function settingsOf(options: MockApiOptions) {
     companyRecord,
     config,
     webhookSecret: options.webhooks?.secret ?? MOCK_WEBHOOK_SECRET,
+    webhookDelivery,
     retrySchedule: options.webhooks?.retrySchedule ?? MOCK_RETRY_SCHEDULE,
     logger: options.logger ?? silentLogger,
     channel: options.channel ?? {},

@@ -1,6 +1,6 @@
 /** Webhooks from the in-process mock: signed as the reference server signs, to a listener or to a URL, retried fast. */
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/webhooks.ts';
 import { MOCK_WEBHOOK_SECRET, MOCK_WEBHOOK_URL, type MockWebhook, setupMockApi } from '../src/node.ts';
 import { orderBody, startReceiver } from './helpers.ts';
@@ -172,5 +172,56 @@ describe('endpoints registered through the admin API', () => {
     expect(() => new Webhook(secret).verify(second?.body ?? '', second?.headers as Record<string, string>)).not.toThrow();
     await mock.waitForWebhook((w) => w.status === 200);
     expect(mock.webhooks.map((w) => w.status)).toEqual([503, 200]);
+  });
+});
+
+describe('the webhookDelivery option', () => {
+  it("'record' logs every delivery, signed, and sends nothing to the endpoint's URL", async () => {
+    const receiver = await startReceiver();
+    cleanups.push(receiver.close);
+    const mock = mockWith({ webhookDelivery: 'record', webhooks: { url: receiver.url } });
+    const made = await mock.fetch(`/api/v2/companies/${mock.company.uuid}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url }),
+    });
+    const { secret } = ((await made.json()) as { data: { secret: string } }).data;
+    await addOrder(mock, 'R-1');
+    await vi.waitFor(() => expect(mock.webhooks).toHaveLength(2));
+    expect(mock.webhooks.map((w) => [w.url, w.status, w.event.data.order.company_order_id])).toEqual([
+      [receiver.url, 200, 'R-1'],
+      [receiver.url, 200, 'R-1'],
+    ]);
+    const signedWith = (s: string) =>
+      mock.webhooks.filter((w) => {
+        try {
+          new Webhook(s).verify(w.rawBody, w.headers);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    expect(signedWith(MOCK_WEBHOOK_SECRET)).toHaveLength(1);
+    expect(signedWith(secret)).toHaveLength(1);
+    await vi.waitFor(async () => expect((await mock.state()).deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded']));
+    // Time for a stray send to land, had one been made.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("'record' hands deliveries to onWebhook() listeners, whose answer counts", async () => {
+    const mock = mockWith({ webhookDelivery: 'record', webhooks: { url: 'https://shop.example/hooks' } });
+    let calls = 0;
+    mock.onWebhook(() => (calls++ === 0 ? new Response(null, { status: 500 }) : undefined));
+    await addOrder(mock, 'R-2');
+    await mock.waitForWebhook((w) => w.status === 200);
+    expect(mock.webhooks.map((w) => [w.url, w.status])).toEqual([
+      ['https://shop.example/hooks', 500],
+      ['https://shop.example/hooks', 200],
+    ]);
+  });
+
+  it('refuses a value it does not know', () => {
+    expect(() => setupMockApi({ webhookDelivery: 'none' as 'record' })).toThrow("webhookDelivery must be 'send' or 'record' (given \"none\").");
   });
 });

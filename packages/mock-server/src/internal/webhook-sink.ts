@@ -53,12 +53,18 @@ const copyOf = (request: Request, rawBody: string) => new Request(request.url, {
 /**
  * Records what the dispatcher sends, answers the in-process endpoint through the listeners, and
  * passes other URLs to the global fetch (looked up per call, so an MSW set up later sees them).
+ * Record-only (`recordOnly`), it answers every URL as it answers the in-process endpoint: nothing is sent.
  */
 export class WebhookSink {
   readonly listeners = new Set<WebhookListener>();
+  readonly #recordOnly: boolean;
   #log: MockWebhook[] = [];
   #waiters: Waiter[] = [];
   #generation = 0;
+
+  constructor(recordOnly = false) {
+    this.#recordOnly = recordOnly;
+  }
 
   get log(): readonly MockWebhook[] {
     return this.#log;
@@ -92,7 +98,7 @@ export class WebhookSink {
         headers[k] = v;
       });
       const base = { url: request.url, headers, rawBody, event: JSON.parse(rawBody) as WebhookEvent };
-      if (request.url === MOCK_WEBHOOK_URL) {
+      if (request.url === MOCK_WEBHOOK_URL || this.#recordOnly) {
         let response: Response;
         let error: string | null = null;
         try {
@@ -163,5 +169,5 @@ export class WebhookSink {
   }
 }
 
-/** A new sink: see `WebhookSink`. */
-export const createWebhookSink = () => new WebhookSink();
+/** A new sink: see `WebhookSink`. `recordOnly`: every delivery is answered in the process, none sent. */
+export const createWebhookSink = (recordOnly = false) => new WebhookSink(recordOnly);
