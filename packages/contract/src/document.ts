@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { codeSample } from './code-samples.ts';
-import { ErrorResponse, type ErrorStatus } from './envelope.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ErrorResponse, type ErrorStatus } from './envelope.ts';
 import type { HttpMethod, OperationSpec } from './operation.ts';
 import { type OperationId, operations } from './operations.ts';
 import { WebhookEvent } from './resources/webhook.ts';
@@ -47,7 +47,7 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
     example: 'Content-Type must be application/json',
   },
   429: {
-    description: 'Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds.',
+    description: `Too many requests for this company (its tokens count together) or the admin token: the server allows ${DEFAULT_RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')} requests a minute per company unless it is set otherwise (\`RATE_LIMIT_PER_MINUTE\`, counted per instance). Wait \`Retry-After\` seconds; the SDK does, and retries a 429 twice by default.`,
     example: 'Too many requests: retry in 30 seconds',
   },
   500: { description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },

@@ -2129,7 +2129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2263,7 +2263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2364,7 +2364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2498,7 +2498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2598,7 +2598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2697,7 +2697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2809,7 +2809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2921,7 +2921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3033,7 +3033,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3133,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3229,7 +3229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3360,7 +3360,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3494,7 +3494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3628,7 +3628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3762,7 +3762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3892,7 +3892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4003,7 +4003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4099,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4190,7 +4190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4314,7 +4314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4414,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4516,7 +4516,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4640,7 +4640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4741,7 +4741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4875,7 +4875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4973,7 +4973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5085,7 +5085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5221,7 +5221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5357,7 +5357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5493,7 +5493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5595,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5709,7 +5709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
