@@ -165,6 +165,7 @@ export const mockPartnerSuite: Bench = {
           uuid: mock.company.uuid,
           status: 'scheduled',
           pause_reason: null,
+          failure_reason: null,
           days: null,
           startDate: '2030-01-15',
           endDate: null,
