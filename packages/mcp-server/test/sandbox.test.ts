@@ -169,6 +169,13 @@ describe('the sandbox', () => {
     expect(run.error?.message).not.toContain('fetch');
   });
 
+  it('says a request that could not be built was not sent, and lists no call', async () => {
+    const run = await mcp.execute(`await client.campaigns.create(${campaignIn("'crlf'")}, { idempotencyKey: 'a\\r\\nb' });`);
+    expect(run.error?.name).toBe('EngageError');
+    expect(run.error?.message).toMatch(/^Could not build the request, so nothing was sent: /);
+    expect(run.calls).toEqual([]);
+  });
+
   it('reports a returned value that is not JSON', async () => {
     const run = await mcp.execute('const a: { self?: unknown } = {};\na.self = a;\nreturn a;');
     expect(run.error?.message).toContain('The returned value is not JSON');
