@@ -82,5 +82,6 @@ export function boundReport(report: ExecuteReport, max: number): ExecuteReport {
 function boundWebhooks(webhooks: NonNullable<ExecuteReport['webhooks']>, budget: number): NonNullable<ExecuteReport['webhooks']> {
   if (size(webhooks) <= budget) return webhooks;
   const per = Math.max(1, Math.ceil(size(webhooks) / webhooks.length));
-  return webhooks.slice(0, Math.max(1, Math.floor(budget / per)));
+  const kept = webhooks.slice(0, Math.max(1, Math.floor(budget / per)));
+  return [...kept, { url: '', type: `[cut: ${webhooks.length - kept.length} more webhooks not shown, of ${webhooks.length} in all]`, eventId: '' }];
 }
