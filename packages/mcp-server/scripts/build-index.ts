@@ -352,7 +352,7 @@ for (const [status, code] of Object.entries(ERROR_CODES)) {
     `### ${status} \`${code}\` (${cls})`,
     meaning ? oneLine(meaning) : '',
     readmeClasses.get(cls) ? `SDK: \`${cls}\`, ${oneLine(readmeClasses.get(cls) as string)}.` : `SDK: \`${cls}\`.`,
-    'In `execute` the error is an Error whose `name` is the class, with `status`, `code`, `message`, `requestId` and (on 400) `issues`.',
+    'In `execute` the error is an Error whose `name` is the class, with `status`, `code`, `message`, `requestId`, on a 400 `issues` (the first 20; `issueCount` when there were more), on a 429 `retryAfter`.',
     methods.length > 6
       ? `Answered by ${methods.length} methods, e.g. ${methods
           .slice(0, 4)

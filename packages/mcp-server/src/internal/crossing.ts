@@ -7,7 +7,7 @@
 import { cut } from './cut.ts';
 
 /** The fields an error carries besides its name and message, in the order a report shows them. */
-export const ERROR_FIELDS = ['status', 'code', 'requestId', 'issues', 'issueCount', 'operation'] as const;
+export const ERROR_FIELDS = ['status', 'code', 'requestId', 'retryAfter', 'issues', 'issueCount', 'operation'] as const;
 
 /** One bad field of a 400, as the API names it. */
 export interface Issue {
@@ -23,6 +23,8 @@ export interface CrossingError {
   status?: number;
   code?: string;
   requestId?: string;
+  /** Seconds the API asked to wait before trying again (a 429's `Retry-After`). */
+  retryAfter?: number;
   /** The bad fields of a 400, the first `MAX_ISSUES` of them. */
   issues?: Issue[];
   /** How many issues the error had, when `issues` holds fewer. */
@@ -62,6 +64,7 @@ export function bounded(e: { name: unknown; message: unknown; [field: string]: u
   if (typeof e.status === 'number') out.status = e.status;
   if (typeof e.code === 'string') out.code = cut(e.code, 200);
   if (typeof e.requestId === 'string') out.requestId = cut(e.requestId, 200);
+  if (typeof e.retryAfter === 'number') out.retryAfter = e.retryAfter;
   if (Array.isArray(e.issues)) {
     Object.assign(out, boundIssues(e.issues));
     // The SDK's `issuesTotal` (the server's `issues_total`) counts the issues a capped answer left out too.
