@@ -10,13 +10,14 @@
  * says why not).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { errorCodes, specificErrorCodes } from '@engagekit/contract';
+import { errorCodes } from '@engagekit/contract';
 import { createOpenApiDocument, sdkCalls } from '@engagekit/contract/document';
 import { APIError, createClient } from '@engagekit/sdk';
 import { companyClientMethods } from '../../sdk/src/methods.ts';
 import type { DocEntry, DocsIndex, SdkMethod } from '../src/internal/docs-index.ts';
 import { REHEARSAL_EXAMPLE, SANDBOX_GUIDE } from '../src/internal/guide.ts';
 import { countTerms } from '../src/internal/tokenize.ts';
+import { OPERATION_ERRORS, operationError } from './operation-errors.ts';
 import { oneLine, refName, type Schema, SchemaRenderer } from './render-schema.ts';
 
 interface Parameter {
@@ -149,37 +150,9 @@ const errorStatuses = (op: Operation) =>
 const methodByOperation = new Map(found.map((f) => [f.method.operationId, f]));
 const exampleOf = (name: string) => found.find((f) => f.method.name === name)?.example ?? '';
 
-/** What a 409 means on any write: another request with its Idempotency-Key still runs. */
-const IDEMPOTENCY_409 = `${specificErrorCodes.idempotency_in_progress.description} (code \`idempotency_in_progress\`)`;
-
-/**
- * What an error status means on an operation where it means something of its own (a 409 on
- * createCampaign is a taken name; on addOrder, only a request still running). Each names the
- * contract's code where there is one; `meaningOf` falls back to the status's own description.
- */
-const OPERATION_ERRORS: Record<string, Record<number, string>> = {
-  createCampaign: {
-    409: `a campaign with this name already exists (code \`conflict\`, \`issues\` naming \`name\`): pick another name; or ${IDEMPOTENCY_409}`,
-    400: `a field is wrong (\`issues\` names each), or (code \`template_not_usable\`) ${specificErrorCodes.template_not_usable.description}`,
-  },
-  pauseCampaign: { 409: `code \`campaign_status_conflict\`: ${specificErrorCodes.campaign_status_conflict.description}` },
-  resumeCampaign: { 409: `code \`campaign_status_conflict\`: ${specificErrorCodes.campaign_status_conflict.description}` },
-  cancelCampaign: { 409: `code \`campaign_status_conflict\`: ${specificErrorCodes.campaign_status_conflict.description}` },
-  createWebhook: { 409: `code \`too_many_endpoints\`: ${specificErrorCodes.too_many_endpoints.description}; or ${IDEMPOTENCY_409}` },
-  addOrder: {
-    409: `only ${IDEMPOTENCY_409}. A second order with the same company_order_id is no conflict: addOrder answers 200 and updates the order`,
-    403: 'the body’s company_id is not the token’s company (`issues` names `company_id` and gives the right one: client.company.get() reads it)',
-  },
-  updateOrder: { 403: 'the body’s company_id is not the token’s company (client.company.get() reads the right one)' },
-};
-
-/** What `status` means on `operationId`: its own meaning, the idempotency 409 of a write, or the status's description. */
-function meaningOf(operationId: string, op: Operation, status: number): string {
-  const own = OPERATION_ERRORS[operationId]?.[status];
-  if (own) return own;
-  if (status === 409) return IDEMPOTENCY_409;
-  return oneLine(op.responses[String(status)]?.description ?? '');
-}
+/** What `status` means on an operation: its own meaning, the idempotency 409 of a write, or the status's description. */
+const meaningOf = (operationId: string, op: Operation, status: number) =>
+  operationError(operationId, status) ?? oneLine(op.responses[String(status)]?.description ?? '');
 
 for (const { method, operation, example } of found) {
   const write = method.httpMethod !== 'GET';

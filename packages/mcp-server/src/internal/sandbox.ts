@@ -78,7 +78,7 @@ export class RunControl {
   readonly #inflight = new Set<Promise<unknown>>();
   #wake: (() => void) | undefined;
 
-  /** Aborted when the run ends, for whatever reason: in-flight host work should stop. */
+  /** Aborted once the run is over and its calls in flight had their time (`finish`): host work still going should stop. */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
