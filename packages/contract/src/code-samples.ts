@@ -82,7 +82,7 @@ console.log(order.version);`,
   getHealth: { caller: 'admin', call: 'const health = await admin.health();\nconsole.log(health.database);' },
   createCompany: { caller: 'admin', call: `const company = await admin.companies.create({ name: 'Acme' });\nconsole.log(company.uuid);` },
   listCompanies: { caller: 'admin', call: 'for await (const company of admin.companies.list()) {\n  console.log(company.uuid, company.name);\n}' },
-  getCompany: { caller: 'admin', call: `const company = await admin.companies.get(${uuid});\nconsole.log(company.company_id);` },
+  getCompany: { caller: 'client', call: 'const company = await client.company.get();\nconsole.log(company.company_id);' },
   createToken: {
     caller: 'admin',
     call: `const { token } = await admin.companies.tokens.create(${uuid}, { scopes: ['agency', 'orders'] });\nconsole.log(token);`,

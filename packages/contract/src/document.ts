@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { codeSample } from './code-samples.ts';
-import { ErrorResponse, type ErrorStatus } from './envelope.ts';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, ErrorResponse, type ErrorStatus } from './envelope.ts';
 import type { HttpMethod, OperationSpec } from './operation.ts';
 import { type OperationId, operations } from './operations.ts';
 import { WebhookEvent } from './resources/webhook.ts';
@@ -47,7 +47,7 @@ const errorMeta: Record<ErrorStatus, { description: string; example: string }> =
     example: 'Content-Type must be application/json',
   },
   429: {
-    description: 'Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds.',
+    description: `Too many requests for this company (its tokens count together) or the admin token: the server allows ${DEFAULT_RATE_LIMIT_PER_MINUTE.toLocaleString('en-US')} requests a minute per company unless it is set otherwise (\`RATE_LIMIT_PER_MINUTE\`, counted per instance). Wait \`Retry-After\` seconds; the SDK does, and retries a 429 twice by default.`,
     example: 'Too many requests: retry in 30 seconds',
   },
   500: { description: 'Something failed on the server; nothing internal is said.', example: 'Something went wrong on the backend' },
@@ -243,7 +243,10 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           'Sync, templates, campaigns, customers and the report of one company (`uuid`). Bearer company JWT with the `agency` scope; the template list (`/api/v2/companies/{uuid}/templates`) and pausing, resuming and cancelling a campaign (`/api/v2/companies/{uuid}/campaigns/{id}/...`) also take the admin token.',
       },
       { name: 'Orders', description: 'Add and update orders. Bearer company JWT with the `orders` scope.' },
-      { name: 'Admin', description: 'Companies and tokens. Bearer admin token.' },
+      {
+        name: 'Admin',
+        description: 'Companies and tokens. Bearer admin token; a company token with the `agency` scope also reads its own company (`getCompany`).',
+      },
       {
         name: 'Webhooks',
         description:

@@ -86,6 +86,12 @@ export const specificErrorCodes = {
   database_unavailable: { status: 503, description: 'the database refuses connections or every connection stayed busy; retry after `Retry-After`' },
 } as const satisfies Record<string, { status: ErrorStatus; description: string }>;
 
+/**
+ * Requests a minute a company may make (its tokens together) unless the server sets another
+ * (`RATE_LIMIT_PER_MINUTE`): past it, 429 `rate_limited` with `Retry-After`.
+ */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1_200;
+
 /** Every error code the API answers with. */
 export type ErrorCode = (typeof errorCodes)[ErrorStatus] | keyof typeof specificErrorCodes;
 

@@ -39,6 +39,8 @@ const webhooksAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scop
 const templatesAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Agency'] } as const;
 // Pausing, resuming and cancelling a campaign: the admin token, or the company's own token with the `agency` scope.
 const campaignsAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Agency'] } as const;
+// A company reads itself (its company_id, for order calls): the admin token, or its own token with the `agency` scope.
+const companyAdmin = { surface: 'admin', auth: { kind: 'admin-or-company', scope: 'agency' }, tags: ['Admin'] } as const;
 
 const CampaignList = z
   .object({
@@ -277,12 +279,13 @@ export const operations = {
     errors: [],
   }),
   getCompany: defineOperation({
-    ...admin,
+    ...companyAdmin,
     operationId: 'getCompany',
     method: 'get',
     path: '/api/v2/companies/{uuid}',
     summary: 'Get a company',
-    description: 'One company by UUID.',
+    description:
+      'One company by UUID, with its `company_id` (what order calls name). The admin token reads any company; a company token with the `agency` scope reads its own.',
     params: CompanyParams,
     responses: { 200: { description: 'The company.', schema: CompanyEnvelope } },
     errors: [],

@@ -17,6 +17,7 @@ import { companyClientMethods } from '../../sdk/src/methods.ts';
 import type { DocEntry, DocsIndex, SdkMethod } from '../src/internal/docs-index.ts';
 import { REHEARSAL_EXAMPLE, SANDBOX_GUIDE } from '../src/internal/guide.ts';
 import { countTerms } from '../src/internal/tokenize.ts';
+import { OPERATION_ERRORS, operationError } from './operation-errors.ts';
 import { oneLine, refName, type Schema, SchemaRenderer } from './render-schema.ts';
 
 interface Parameter {
@@ -80,6 +81,7 @@ for (const [path, item] of Object.entries(document.paths)) {
       method: {
         name,
         signature: row.signature,
+        arity: row.params.length,
         operationId: operation.operationId,
         httpMethod: verb.toUpperCase() as SdkMethod['httpMethod'],
         path,
@@ -124,12 +126,13 @@ if (missing.length || stale.length) {
 const entries: DocEntry[] = [];
 
 /** Adds an entry, its terms weighted by where they stand: the title counts most, the body least. */
-function add(entry: Omit<DocEntry, 'terms' | 'length'>, weighted: [string, number][]) {
+function add(entry: Omit<DocEntry, 'terms' | 'length' | 'short'> & { short?: string }, weighted: [string, number][]) {
   const terms: Record<string, number> = {};
   countTerms(entry.title, 4, terms);
   for (const [text, weight] of weighted) countTerms(text, weight, terms);
   const length = Object.values(terms).reduce((a, b) => a + b, 0);
-  entries.push({ ...entry, terms, length });
+  const short = `${entry.short ?? entry.text}\n\nThe whole entry: search_docs with id "${entry.id}".`;
+  entries.push({ ...entry, short, terms, length });
 }
 
 /** The success answer's `data` schema of an operation. */
@@ -145,6 +148,11 @@ const errorStatuses = (op: Operation) =>
     .filter((s) => s >= 400);
 
 const methodByOperation = new Map(found.map((f) => [f.method.operationId, f]));
+const exampleOf = (name: string) => found.find((f) => f.method.name === name)?.example ?? '';
+
+/** What `status` means on an operation: its own meaning, the idempotency 409 of a write, or the status's description. */
+const meaningOf = (operationId: string, op: Operation, status: number) =>
+  operationError(operationId, status) ?? oneLine(op.responses[String(status)]?.description ?? '');
 
 for (const { method, operation, example } of found) {
   const write = method.httpMethod !== 'GET';
@@ -185,7 +193,32 @@ for (const { method, operation, example } of found) {
   const errors = errorStatuses(operation);
   if (errors.length) {
     lines.push('', `Errors: ${errors.map((s) => `${s} ${ERROR_CODES[s] ?? ''} (${errorClass(s)})`).join(', ')}.`);
+    for (const status of Object.keys(OPERATION_ERRORS[method.operationId] ?? {}).map(Number)) {
+      if (errors.includes(status)) lines.push(`- ${status} here: ${meaningOf(method.operationId, operation, status)}.`);
+    }
   }
+  const description = oneLine(operation.description ?? '');
+  const shortLines = [
+    lines[0],
+    lines[1],
+    '',
+    description.length > 300 ? `${description.slice(0, description.lastIndexOf(' ', 300))} …` : description,
+    '',
+    'Example:',
+    '```ts',
+    example,
+    '```',
+    ...(params.length ? ['', `Parameters: ${params.map((p) => `\`${p.name}\`${p.required ? '' : '?'}`).join(', ')}.`] : []),
+    ...(body
+      ? [
+          '',
+          `Body fields: ${Object.keys(render.resolve(body).properties ?? {})
+            .map((k) => `\`${k}\`${render.resolve(body).required?.includes(k) ? '' : '?'}`)
+            .join(', ')}.`,
+        ]
+      : []),
+    ...(errors.length ? ['', `Errors: ${errors.join(', ')}.`, ...lines.filter((l) => / here: /.test(l))] : []),
+  ];
   add(
     {
       id: `operation:${method.operationId}`,
@@ -193,6 +226,7 @@ for (const { method, operation, example } of found) {
       title: `client.${method.signature}: ${method.summary}`,
       methods: [method.name],
       text: lines.join('\n'),
+      short: shortLines.join('\n'),
       example,
     },
     [
@@ -203,14 +237,10 @@ for (const { method, operation, example } of found) {
       [body ? [...render.componentsOf(body)].join(' ') : '', 1],
       [body ? render.fields(body).join(' ') : '', 1],
       [data ? render.fields(render.resolve(data).items ?? data, { describe: false }).join(' ') : '', 0.3],
+      // What it answers with, by name (a report's MessageCounts): a question is often about that.
+      [data ? [...render.componentsOf(data)].join(' ') : '', 1],
     ],
   );
-}
-
-/** The name of the component response an operation answers `status` with (`NotFound`). */
-function responseName(op: Operation, status: number): string {
-  const ref = op.responses[String(status)]?.$ref;
-  return ref ? refName(ref) : '';
 }
 
 // Schemas the company client's methods take or return, each with the methods that do.
@@ -237,9 +267,17 @@ for (const [name, methods] of schemaMethods) {
     first?.example ?? '',
     '```',
   ];
+  const fieldNames = Object.keys(render.resolve(schema).properties ?? {});
+  const shortLines = [
+    lines[0] as string,
+    lines[1] as string,
+    ...(fieldNames.length ? ['', `Fields: ${fieldNames.map((f) => `\`${f}\``).join(', ')}.`] : []),
+    ...lines.slice(lines.length - 4),
+  ];
   add(
     {
       id: `schema:${name}`,
+      short: shortLines.join('\n'),
       kind: 'schema',
       title: `${name} (schema)${description ? `: ${description}` : ''}`,
       methods,
@@ -282,14 +320,18 @@ for (const [status, code] of Object.entries(ERROR_CODES)) {
   if (e.name === '${cls}') return { status: e.status, code: e.code, requestId: e.requestId, issues: e.issues };
   throw err;
 }`;
-  const response = found.flatMap((f) => [responseName(f.operation, Number(status))]).find(Boolean);
-  const meaning = response ? document.components.responses[response]?.description : undefined;
+  const meaning = found.map((f) => f.operation.responses[status]?.description).find(Boolean);
   const lines = [
     `### ${status} \`${code}\` (${cls})`,
     meaning ? oneLine(meaning) : '',
     readmeClasses.get(cls) ? `SDK: \`${cls}\`, ${oneLine(readmeClasses.get(cls) as string)}.` : `SDK: \`${cls}\`.`,
-    'In `execute` the error is an Error whose `name` is the class, with `status`, `code`, `message`, `requestId` and (on 400) `issues`.',
-    methods.length ? `Answered by: ${methods.map((m) => `client.${m}`).join(', ')}.` : '',
+    'In `execute` the error is an Error whose `name` is the class, with `status`, `code`, `message`, `requestId`, on a 400 `issues` (the first 20; `issueCount` when there were more), on a 429 `retryAfter`.',
+    methods.length > 6
+      ? `Answered by ${methods.length} methods, e.g. ${methods
+          .slice(0, 4)
+          .map((m) => `client.${m}`)
+          .join(', ')}.`
+      : `Answered by: ${methods.map((m) => `client.${m}`).join(', ')}.`,
     '',
     'Example:',
     '```ts',
@@ -313,9 +355,39 @@ for (const [status, code] of Object.entries(ERROR_CODES)) {
   );
 }
 
+// An error status on each operation where it means something of its own, or where a caller asks of it:
+// every write's 409 (a write that is not a conflict says so).
+for (const { method, operation } of found) {
+  for (const status of errorStatuses(operation)) {
+    if (!OPERATION_ERRORS[method.operationId]?.[status] && status !== 409) continue;
+    const code = ERROR_CODES[status] ?? '';
+    const cls = errorClass(status);
+    const meaning = meaningOf(method.operationId, operation, status);
+    const text = [
+      `### ${status} on client.${method.name} (${method.operationId})`,
+      `${meaning}.`,
+      `In \`execute\`: an Error named \`${cls}\` with \`status\` ${status}, \`code\` and \`message\`.`,
+    ].join('\n');
+    const example = exampleOf(method.name);
+    add(
+      {
+        id: `error:${status}:${method.operationId}`,
+        kind: 'error',
+        title: `${status} on client.${method.name} (${method.operationId})`,
+        methods: [method.name],
+        text: `${text}\n\nThe call:\n\`\`\`ts\n${example}\n\`\`\``,
+        example,
+      },
+      [
+        [`${status} ${code} ${cls} error mean ${method.name} ${method.operationId}`, 2],
+        [meaning, 1],
+      ],
+    );
+  }
+}
+
 // Guides: the sandbox, and the README sections that hold for code in it.
 const methodNames = new Set(found.map((f) => f.method.name));
-const exampleOf = (name: string) => found.find((f) => f.method.name === name)?.example ?? '';
 add(
   {
     id: 'guide:execute',
@@ -323,6 +395,7 @@ add(
     title: 'execute: what the code gets (client, console, mock.clock), limits and rehearsals',
     methods: ['campaigns.create', 'reports.get'],
     text: `### execute: what the code gets\n${SANDBOX_GUIDE}\n\nExample (a rehearsal):\n\`\`\`ts\n${REHEARSAL_EXAMPLE}\n\`\`\``,
+    short: `### execute: what the code gets\n${firstParagraphs(SANDBOX_GUIDE, 1_200)}\n\nExample (a rehearsal):\n\`\`\`ts\n${REHEARSAL_EXAMPLE}\n\`\`\``,
     example: REHEARSAL_EXAMPLE,
   },
   [
@@ -330,7 +403,9 @@ add(
     ['sandbox rehearsal rehearse dry run mock clock advance time reset', 3],
   ],
 );
-const GUIDE_SECTIONS = ['Resources', 'Pagination', 'Errors', 'Retries, timeouts, idempotency, cancellation'];
+// The Resources section is the method table the operations' entries hold one by one: as a guide it
+// would match every query. Webhooks are verified in the receiver, not in execute, but are asked of.
+const GUIDE_SECTIONS = ['Pagination', 'Errors', 'Retries, timeouts, idempotency, cancellation', 'Webhooks'];
 for (const section of readme.split(/^## /m).slice(1)) {
   const heading = section.slice(0, section.indexOf('\n')).trim();
   if (!GUIDE_SECTIONS.includes(heading)) continue;
@@ -340,14 +415,18 @@ for (const section of readme.split(/^## /m).slice(1)) {
     .replace(/^<!--.*-->\n/gm, '')
     .trim();
   const methods = [...new Set([...body.matchAll(/\b(?:client\.)?([a-zA-Z]+\.[a-zA-Z]+)\(/g)].map((m) => m[1] as string))].filter((m) => methodNames.has(m));
-  const first = methods[0] ?? 'campaigns.list';
+  // Webhooks are verified in the receiver; from execute, an endpoint is registered.
+  const first = heading === 'Webhooks' ? 'webhookEndpoints.create' : (methods[0] ?? 'campaigns.list');
+  const title = heading === 'Webhooks' ? 'SDK: Webhooks: verify the signature of a webhook in your receiver (verifyWebhook)' : `SDK: ${heading}`;
+  const tail = `Example (client.${first}):\n\`\`\`ts\n${exampleOf(first)}\n\`\`\``;
   add(
     {
       id: `guide:${heading.toLowerCase().replace(/[^a-z]+/g, '-')}`,
       kind: 'guide',
-      title: `SDK: ${heading}`,
+      title,
       methods: methods.length ? methods : [first],
-      text: `### SDK: ${heading} (from the SDK's README)\n${body}\n\nExample (client.${first}):\n\`\`\`ts\n${exampleOf(first)}\n\`\`\``,
+      text: `### ${title} (from the SDK's README)\n${body}\n\n${tail}`,
+      short: `### ${title} (from the SDK's README)\n${firstParagraphs(body, 1_200)}\n\n${tail}`,
       example: exampleOf(first),
     },
     [
@@ -355,6 +434,19 @@ for (const section of readme.split(/^## /m).slice(1)) {
       [body, 1],
     ],
   );
+}
+
+/** The paragraphs of `text` that fit in `max` characters (at least the first), and a mark when some were left out. */
+function firstParagraphs(text: string, max: number): string {
+  const paragraphs = text.split(/\n\n/);
+  const out: string[] = [];
+  let used = 0;
+  for (const p of paragraphs) {
+    if (out.length && used + p.length > max) break;
+    out.push(p);
+    used += p.length;
+  }
+  return out.length < paragraphs.length ? `${out.join('\n\n')}\n\n…` : out.join('\n\n');
 }
 
 const index: DocsIndex = { version: pkg.version, entries, methods: found.map((f) => f.method) };

@@ -9,7 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { type CliConfig, ConfigError, readConfig, USAGE } from './config.ts';
 import { serveHttp } from './http.ts';
 import { RehearsalUnavailableError } from './internal/rehearsal.ts';
-import { createEngageMcpServer } from './server.ts';
+import { createEngageMcpServer, DEFAULT_LIMITS } from './server.ts';
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -46,8 +46,11 @@ try {
 
 const { server } = config;
 const limits = server.limits ?? {};
+const docsOnly = server.tools && !server.tools.includes('execute');
 process.stderr.write(
-  `engagekit-mcp ${engage.version}: ${server.target === 'mock' ? 'every run against an in-process mock' : `runs against ${server.api?.baseUrl}`}${server.readOnly ? ', read-only' : ''}, limits ${(limits.timeMs ?? 30_000) / 1000} s, ${Math.round((limits.memoryBytes ?? 64 * 2 ** 20) / 2 ** 20)} MB, ${limits.maxCalls ?? 100} calls a run\n`,
+  docsOnly
+    ? `engagekit-mcp ${engage.version}: search_docs only (no code runs, no API is reached)\n`
+    : `engagekit-mcp ${engage.version}: ${server.target === 'mock' ? 'every run against an in-process mock' : `runs against ${server.api?.baseUrl}`}${server.readOnly ? ', read-only' : ''}, limits ${(limits.timeMs ?? DEFAULT_LIMITS.timeMs) / 1000} s, ${Math.round((limits.memoryBytes ?? DEFAULT_LIMITS.memoryBytes) / 2 ** 20)} MB, ${limits.maxCalls ?? DEFAULT_LIMITS.maxCalls} calls a run, answers up to ${limits.maxAnswerChars ?? DEFAULT_LIMITS.maxAnswerChars} characters\n`,
 );
 
 let close: () => Promise<void>;

@@ -91,4 +91,23 @@ describe('readConfig', () => {
     expect(readConfig(['--help'], {}, noFiles)).toEqual({ kind: 'help' });
     expect(readConfig(['--version'], {}, noFiles)).toEqual({ kind: 'version' });
   });
+
+  it('reads --tools, and needs no live API for a docs-only server', () => {
+    const docs = readConfig(['--tools', 'search_docs'], {}, noFiles);
+    expect(docs).toMatchObject({ kind: 'serve', server: { tools: ['search_docs'] } });
+    expect(docs.kind === 'serve' && docs.server.api).toBeUndefined();
+    expect(readConfig(['--tools', 'execute,search_docs'], LIVE, noFiles)).toMatchObject({ server: { tools: ['search_docs', 'execute'] } });
+    expect(() => readConfig(['--tools', 'search'], LIVE, noFiles)).toThrow('--tools takes search_docs, execute (comma-separated), not "search".');
+  });
+
+  it('reads the answer maximum from --max-answer or ENGAGEKIT_MCP_MAX_ANSWER, the flag first', () => {
+    expect(readConfig(['--max-answer', '50000'], LIVE, noFiles)).toMatchObject({ server: { limits: { maxAnswerChars: 50_000 } } });
+    expect(readConfig([], { ...LIVE, ENGAGEKIT_MCP_MAX_ANSWER: '20000' }, noFiles)).toMatchObject({ server: { limits: { maxAnswerChars: 20_000 } } });
+    expect(readConfig(['--max-answer', '30000'], { ...LIVE, ENGAGEKIT_MCP_MAX_ANSWER: '20000' }, noFiles)).toMatchObject({
+      server: { limits: { maxAnswerChars: 30_000 } },
+    });
+    expect(() => readConfig([], { ...LIVE, ENGAGEKIT_MCP_MAX_ANSWER: '5' }, noFiles)).toThrow(
+      '--max-answer (or ENGAGEKIT_MCP_MAX_ANSWER) must be a number from 10000 to 10000000, not "5".',
+    );
+  });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
-import type { EngageMcpServerOptions } from './server.ts';
+import { type EngageMcpServerOptions, TOOL_NAMES, type ToolName } from './server.ts';
 
 /** A command line or environment that cannot run; the message says what to change. */
 export class ConfigError extends Error {
@@ -34,20 +34,25 @@ with the SDK method and an example for each operation) and execute (TypeScript a
 a WebAssembly sandbox; its calls go to the live API or, as a rehearsal, to an in-process mock).
 
 Usage:
-  engagekit-mcp [--target api|mock] [--read-only] [--data FILE.json] [--seed N]
-                [--time-limit SECONDS] [--memory-limit MB] [--max-calls N]
+  engagekit-mcp [--target api|mock] [--read-only] [--tools search_docs,execute]
+                [--data FILE.json] [--seed N]
+                [--time-limit SECONDS] [--memory-limit MB] [--max-calls N] [--max-answer CHARS]
                 [--transport stdio|http] [--port ${DEFAULT_HTTP_PORT}] [--host 127.0.0.1]
 
 Options:
   --target        api (default): execute's calls go to the live API (the environment below);
                   mock: every call goes to an in-process mock (needs @engagekit/mock-server)
   --read-only     only GET operations pass: a write is refused before it is sent
+  --tools         the tools to offer, comma-separated (default search_docs,execute);
+                  --tools search_docs is a docs-only server: no code runs, no API is reached
   --data          sample data for the mock: JSON in the mock's fixture format
                   ({ templates, customers, orders, campaigns }), loaded at start and on every reset
   --seed          makes the mock's generated ids the same run after run
   --time-limit    seconds a run of execute may take, API calls included (default 30)
   --memory-limit  megabytes of memory a run may use (default 64)
-  --max-calls     API calls a run may make, page fetches included (default 100)
+  --max-calls     API calls a run may make, page fetches and retries included (default 100)
+  --max-answer    the most characters a tool answer holds, errors and console included
+                  (default 100000; also ENGAGEKIT_MCP_MAX_ANSWER)
   --transport     stdio (default), or http: Streamable HTTP at http://HOST:PORT/mcp
   --port          the port for --transport http (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
   --host          the address for --transport http (default 127.0.0.1)
@@ -57,7 +62,8 @@ Environment (the live API, for --target api):
   ENGAGEKIT_ORDER_BASE_URL  where order calls go, when not ENGAGEKIT_BASE_URL
   ENGAGEKIT_TOKEN           the company token (from the admin API)
   ENGAGEKIT_UUID            the company UUID
-  ENGAGEKIT_LOG             what the SDK logs of its calls to stderr: off (default), error, warn, info, debug`;
+  ENGAGEKIT_LOG             what the SDK logs of its calls to stderr: off (default), error, warn, info, debug
+  ENGAGEKIT_MCP_MAX_ANSWER  as --max-answer (the flag wins)`;
 
 const httpUrl = (name: string) =>
   z
@@ -80,7 +86,10 @@ const Env = z.object({
 function number(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max) throw new ConfigError(`--${flag} must be a number from ${min} to ${max}, not "${value}".`);
+  if (!/^\d+(\.\d+)?$/.test(value) || n < min || n > max) {
+    const also = flag === 'max-answer' ? ' (or ENGAGEKIT_MCP_MAX_ANSWER)' : '';
+    throw new ConfigError(`--${flag}${also} must be a number from ${min} to ${max}, not "${value}".`);
+  }
   return n;
 }
 
@@ -113,6 +122,8 @@ export function readConfig(
         'time-limit': { type: 'string' },
         'memory-limit': { type: 'string' },
         'max-calls': { type: 'string' },
+        'max-answer': { type: 'string' },
+        tools: { type: 'string' },
         transport: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
@@ -138,6 +149,8 @@ export function readConfig(
   const timeLimit = number('time-limit', values['time-limit'], 1, 600);
   const memoryLimit = number('memory-limit', values['memory-limit'], 8, 2048);
   const maxCalls = number('max-calls', values['max-calls'], 1, 100_000);
+  const maxAnswer = number('max-answer', values['max-answer'] ?? (env.ENGAGEKIT_MCP_MAX_ANSWER || undefined), 10_000, 10_000_000);
+  const tools = readTools(values.tools);
 
   const server: EngageMcpServerOptions = {
     target,
@@ -146,7 +159,9 @@ export function readConfig(
       ...(timeLimit !== undefined ? { timeMs: timeLimit * 1000 } : {}),
       ...(memoryLimit !== undefined ? { memoryBytes: Math.round(memoryLimit * 2 ** 20) } : {}),
       ...(maxCalls !== undefined ? { maxCalls: Math.floor(maxCalls) } : {}),
+      ...(maxAnswer !== undefined ? { maxAnswerChars: Math.floor(maxAnswer) } : {}),
     },
+    ...(tools ? { tools } : {}),
   };
   if (values.seed !== undefined) server.mockSeed = /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
   if (values.data !== undefined) {
@@ -154,7 +169,8 @@ export function readConfig(
     server.mockDataSource = `--data ${values.data}`;
   }
 
-  const api = readApi(env, target);
+  // A docs-only server reaches no API: it needs none of its settings.
+  const api = tools && !tools.includes('execute') ? undefined : readApi(env, target);
   if (api) server.api = api;
   return {
     kind: 'serve',
@@ -187,6 +203,17 @@ function readApi(env: Record<string, string | undefined>, target: 'api' | 'mock'
     );
   }
   return { baseUrl, token, uuid, ...(orderBaseUrl ? { orderBaseUrl } : {}), ...(logLevel ? { logLevel } : {}) };
+}
+
+/** `--tools search_docs,execute`: the tools named, each known, none twice. */
+function readTools(value: string | undefined): ToolName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !TOOL_NAMES.includes(n as ToolName));
+  if (unknown.length || names.length === 0) {
+    throw new ConfigError(`--tools takes ${TOOL_NAMES.join(', ')} (comma-separated), not "${value}".`);
+  }
+  return TOOL_NAMES.filter((n) => names.includes(n));
 }
 
 function readData(path: string, readFile: (path: string) => string): object {

@@ -13,11 +13,17 @@ export type { SandboxLimits } from './internal/sandbox.ts';
 export {
   type ApiConnection,
   type CallRecord,
+  type CrossingError,
   createEngageMcpServer,
   DEFAULT_LIMITS,
   type EngageMcpServer,
   type EngageMcpServerOptions,
   type ExecuteLimits,
   type ExecuteReport,
+  type Issue,
+  type LimitKind,
+  type RecordedWebhook,
   type ReportedError,
+  TOOL_NAMES,
+  type ToolName,
 } from './server.ts';

@@ -1,16 +1,19 @@
 /** `createEngageMcpServer`: the engagekit MCP server's two tools, `search_docs` and `execute`, over one shared engine. */
-import type { FetchLike, LogLevel } from '@engagekit/sdk';
+import { createClient, type FetchLike, type LogLevel } from '@engagekit/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { DEFAULT_MAX_ANSWER_CHARS } from './internal/bound.ts';
 import type { BridgeTarget } from './internal/bridge.ts';
 import { loadDocsIndex } from './internal/docs-index.ts';
 import { type ExecuteLimits, Executor } from './internal/executor.ts';
 import { Rehearsal } from './internal/rehearsal.ts';
 import { Sandbox } from './internal/sandbox.ts';
 import { DocsSearch } from './internal/search.ts';
-import { registerExecute, registerSearchDocs } from './internal/tools.ts';
+import { registerExecute, registerPrompts, registerSearchDocs } from './internal/tools.ts';
 
-export type { ExecuteLimits, ExecuteReport, ReportedError } from './internal/executor.ts';
+export type { CrossingError, Issue } from './internal/crossing.ts';
+export type { ExecuteLimits } from './internal/executor.ts';
+export type { ExecuteReport, LimitKind, RecordedWebhook, ReportedError } from './internal/report.ts';
 export type { CallRecord } from './internal/run-log.ts';
 
 /** The live API the code's calls go to. */
@@ -48,10 +51,30 @@ export interface EngageMcpServerOptions {
   mockSeed?: number | string;
   /** Limits of each run; unset ones keep their defaults (`DEFAULT_LIMITS`). */
   limits?: Partial<ExecuteLimits>;
+  /**
+   * The tools offered: both by default. `['search_docs']` makes a docs-only server, which runs no code
+   * and reaches no API (and offers no prompts, which need `execute`).
+   */
+  tools?: readonly ToolName[];
 }
 
-/** Each run's limits unless told otherwise: 30 s of wall time, 64 MB of heap, 100 API calls. */
-export const DEFAULT_LIMITS: Readonly<ExecuteLimits> = Object.freeze({ timeMs: 30_000, memoryBytes: 64 * 2 ** 20, maxCalls: 100 });
+/** The tools a server can offer. */
+export type ToolName = 'search_docs' | 'execute';
+
+/** Every tool, in the order tools/list gives them. */
+export const TOOL_NAMES: readonly ToolName[] = ['search_docs', 'execute'];
+
+/**
+ * Each run's limits unless told otherwise: 30 s of wall time, 64 MB of heap, 100 API calls, answers of
+ * at most 100,000 characters, and 5 s for calls still in flight when a run ends.
+ */
+export const DEFAULT_LIMITS: Readonly<ExecuteLimits> = Object.freeze({
+  timeMs: 30_000,
+  memoryBytes: 64 * 2 ** 20,
+  maxCalls: 100,
+  maxAnswerChars: DEFAULT_MAX_ANSWER_CHARS,
+  settleMs: 5_000,
+});
 
 /** The engagekit MCP server: one engine (docs, sandbox, mock), any number of protocol connections. */
 export interface EngageMcpServer {
@@ -62,9 +85,10 @@ export interface EngageMcpServer {
   /** Connects a new MCP server to `transport` and resolves to it. */
   connect(transport: Transport): Promise<McpServer>;
   /**
-   * Loads what a run needs ahead of the first one: the sandbox's WebAssembly and, when the target is
-   * the mock or sample data is given, the mock with its data. Rejects with a message for a person when
-   * the mock cannot be had (not installed, or its data does not load).
+   * Loads what a run needs ahead of the first one: the sandbox's WebAssembly, the live API's company
+   * (which rehearsals then act as) and, when the target is the mock or sample data is given, the mock
+   * with its data. Rejects with a message for a person when the mock cannot be had (not installed, or
+   * its data does not load).
    */
   start(): Promise<void>;
   /** Closes every connection made by `connect` and stops the mock. */
@@ -86,9 +110,12 @@ export function createEngageMcpServer(options: EngageMcpServerOptions = {}): Eng
   const target = options.target ?? 'api';
   const readOnly = options.readOnly ?? false;
   const limits: ExecuteLimits = { ...DEFAULT_LIMITS, ...stripUndefined(options.limits ?? {}) };
+  const tools = new Set(options.tools ?? TOOL_NAMES);
   const sandbox = new Sandbox();
+  const liveCompany = options.api ? once(() => readCompany(options.api as ApiConnection)) : undefined;
   const rehearsal = new Rehearsal({
     version: index.version,
+    ...(liveCompany ? { company: liveCompany } : {}),
     ...(options.mockData ? { data: options.mockData } : {}),
     ...(options.mockDataSource ? { dataSource: options.mockDataSource } : {}),
     ...(options.mockSeed !== undefined ? { seed: options.mockSeed } : {}),
@@ -110,8 +137,11 @@ export function createEngageMcpServer(options: EngageMcpServerOptions = {}): Eng
         }${readOnly ? ' The server is read-only: only GET operations pass.' : ''}`,
       },
     );
-    registerSearchDocs(server, search);
-    registerExecute(server, { executor, methods: index.methods, target, readOnly, limits, where, hasApi: api !== undefined });
+    if (tools.has('search_docs')) registerSearchDocs(server, search);
+    if (tools.has('execute')) {
+      registerExecute(server, { executor, methods: index.methods, target, readOnly, limits, where, hasApi: api !== undefined });
+      registerPrompts(server, { target });
+    }
     return server;
   };
 
@@ -126,7 +156,8 @@ export function createEngageMcpServer(options: EngageMcpServerOptions = {}): Eng
       return server;
     },
     async start() {
-      await sandbox.warm();
+      if (!tools.has('execute')) return;
+      await Promise.all([sandbox.warm(), liveCompany?.()]);
       if (target === 'mock' || options.mockData) await rehearsal.mock();
     },
     async close() {
@@ -158,6 +189,33 @@ const stderrLogger = {
   info: (line: string) => process.stderr.write(`${line}\n`),
   debug: (line: string) => process.stderr.write(`${line}\n`),
 };
+
+/**
+ * The live API's company, as rehearsals hold it: read once with the token (`client.company.get()`).
+ * Undefined, and said on stderr, when it cannot be read (a token without the `agency` scope, an API
+ * that is down or older): rehearsals then act as the mock's demo company.
+ */
+async function readCompany(api: ApiConnection): Promise<{ uuid: string; company_id: string; name: string; timezone?: string } | undefined> {
+  const { fetch, logLevel: _, ...rest } = api;
+  try {
+    const company = await createClient({ ...rest, ...(fetch ? { fetch } : {}), maxRetries: 0, timeout: 10_000 }).company.get();
+    return { uuid: company.uuid, company_id: company.company_id, name: company.name, ...(company.timezone ? { timezone: company.timezone } : {}) };
+  } catch (e) {
+    process.stderr.write(
+      `engagekit-mcp: could not read the live company (${(e as Error).message}); rehearsals act as the mock's demo company, so code that names a company_id may act differently live.\n`,
+    );
+    return undefined;
+  }
+}
+
+/** `fn`, called at most once: later calls share its promise. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => {
+    p ??= fn();
+    return p;
+  };
+}
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

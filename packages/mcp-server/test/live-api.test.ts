@@ -35,6 +35,9 @@ beforeAll(async () => {
     },
     readOnly: true,
   });
+  // What the server read at start (its company, for rehearsals) is not a run's.
+  expect(sent).toEqual([`GET /api/v2/companies/${company.uuid}`]);
+  sent.length = 0;
 });
 afterAll(async () => {
   await live?.close();
@@ -90,6 +93,53 @@ describe('execute against the reference server', () => {
   });
 });
 
+describe('rehearsals as the live company', () => {
+  it('rehearses as the token’s own company: code that runs in a dry run runs live, and the other way round', async () => {
+    const code = `
+      const company = await client.company.get();
+      const order = await client.orders.add({ company_id: company.company_id, company_order_id: 'SAME-1', totalAmount: 5, firstName: 'Ada', phoneNumber: '+14155550100', postalCode: '94107', streetAddress1: '1 Market St' });
+      return { uuid: company.uuid, version: order.version };
+    `;
+    const rehearsed = await live.execute(code, { dry_run: true });
+    expect(rehearsed.isError, rehearsed.text).toBe(false);
+    const ran = await live.execute(code);
+    expect(ran.isError, ran.text).toBe(false);
+    expect(rehearsed.result).toEqual(ran.result);
+    expect(ran.result).toMatchObject({ uuid: api.uuid });
+  });
+});
+
+describe('mock-only code on the live API', () => {
+  it('is refused before any call, naming the line', async () => {
+    const run = await live.execute(`
+      await client.orders.add({ company_id: 'X', company_order_id: 'MOCK-1', totalAmount: 1, firstName: 'A', phoneNumber: '+14155550100', postalCode: '1', streetAddress1: '1' });
+      await mock.clock.advance('1h');
+    `);
+    expect(run.error).toMatchObject({ name: 'Refused', line: 3 });
+    expect(run.error?.message).toContain('The code uses `mock` (line 3), which only a rehearsal has');
+    expect(run.calls).toEqual([]);
+  });
+
+  it('runs when the name only looks like it', async () => {
+    const run = await live.execute('const mockData = { n: 1 };\nreturn mockData.n;');
+    expect(run.result).toBe(1);
+  });
+});
+
+describe('an idempotent replay', () => {
+  it('is marked in the call list: the server answered as the first time', async () => {
+    const run = await live.execute(`
+      const body = { name: 'Replayed once', schedule_type: 'once', schedule: '2031-02-01T10:00:00Z', template_payload: { template_name: 'welcome' } } as const;
+      const first = await client.campaigns.create(body, { idempotencyKey: 'mcp-replay-1' }).withResponse();
+      const again = await client.campaigns.create(body, { idempotencyKey: 'mcp-replay-1' }).withResponse();
+      return [first.replayed ?? false, again.replayed ?? false, first.data.id === again.data.id];
+    `);
+    expect(run.result).toEqual([false, true, true]);
+    expect(run.calls.map((c) => c.replayed ?? false)).toEqual([false, true]);
+    expect(run.text).toContain('replayed (the server answered as the first time: nothing new was written)');
+  });
+});
+
 describe('--read-only against the reference server', () => {
   it('reads, and refuses a write before anything is sent', async () => {
     const run = await readOnly.execute(`
@@ -98,7 +148,8 @@ describe('--read-only against the reference server', () => {
       return before.total;
     `);
     expect(run.error).toMatchObject({ name: 'Refused', limit: 'read-only' });
-    expect(run.error?.message).toContain('client.orders.add (POST /api/order/addOrder, addOrder) is a write');
+    expect(run.error?.message).toMatch(/^client\.orders\.add \(POST \/api\/order\/addOrder, addOrder\) is a write/);
+    expect(run.text).not.toContain('Refused: Refused');
     expect(run.calls.map((c) => c.operation)).toEqual(['campaigns.list', 'orders.add']);
     expect(sent).toEqual(['GET /agency/getCampaignData']);
   });

@@ -3,7 +3,7 @@
  * on: reach the host (process, require, import(), fetch, the Function constructor), run forever,
  * allocate without bound, recurse without bound, make too many API calls, or write in read-only mode.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Connected, campaignIn, connect } from './helpers.ts';
 
 let mcp: Connected;
@@ -138,10 +138,42 @@ describe('the sandbox', () => {
     expect(run.error).toMatchObject({ name: 'LimitExceeded', limit: 'deadlock' });
   });
 
-  it('refuses a returned value too large for the assistant to read', async () => {
+  it('refuses a returned value too large for the assistant to read, within the answer’s maximum', async () => {
     const run = await mcp.execute("return 'x'.repeat(300_000);");
-    expect(run.error).toMatchObject({ name: 'LimitExceeded', limit: 'result' });
-    expect(run.error?.message).toContain('a run may return 200,000');
+    expect(run.error).toMatchObject({ name: 'LimitExceeded', limit: 'answer' });
+    expect(run.error?.message).toContain('The returned value is 300,002 characters of JSON; an answer may hold 100,000 (--max-answer)');
+    expect(run.result).toBeUndefined();
+  });
+
+  it('ends a run that runs out of memory building its result with the limit, and prints nothing', async () => {
+    const small = await connect({ target: 'mock', limits: { memoryBytes: 8 * 2 ** 20 } });
+    const printed: string[] = [];
+    const spies = [vi.spyOn(console, 'error'), vi.spyOn(console, 'warn'), vi.spyOn(process.stderr, 'write')];
+    for (const spy of spies) spy.mockImplementation(((line: unknown) => void printed.push(String(line))) as never);
+    try {
+      const run = await small.execute("const a = []; for (let i = 0; i < 200; i++) a.push({ i, s: 'y'.repeat(20_000) + i }); return a;");
+      expect(run.error?.name).toBe('LimitExceeded');
+      expect(printed.filter((l) => /Abort/i.test(l))).toEqual([]);
+      expect((await small.execute('return 1')).result).toBe(1);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await small.close();
+    }
+  });
+
+  it('names what was called when it is not a function', async () => {
+    const run = await mcp.execute('const x = 1;\nreturn client.campaigns.nope();');
+    expect(run.error).toMatchObject({ name: 'TypeError', line: 2 });
+    expect(run.error?.message).toContain('not a function: return client.campaigns.nope();');
+    expect(run.error?.message).toContain("execute's description lists the client's methods");
+    expect(run.error?.message).not.toContain('fetch');
+  });
+
+  it('says a request that could not be built was not sent, and lists no call', async () => {
+    const run = await mcp.execute(`await client.campaigns.create(${campaignIn("'crlf'")}, { idempotencyKey: 'a\\r\\nb' });`);
+    expect(run.error?.name).toBe('EngageError');
+    expect(run.error?.message).toMatch(/^Could not build the request, so nothing was sent: /);
+    expect(run.calls).toEqual([]);
   });
 
   it('reports a returned value that is not JSON', async () => {

@@ -40,7 +40,17 @@ describe('search_docs', () => {
     const text = (result.content[0] as { text: string }).text;
     expect(text).toContain('### client.campaigns.create(body): Create a campaign');
     expect(text).toContain('`schedule_type`');
+    expect(text).toContain('The whole entry: search_docs with id "operation:createCampaign".');
+    expect(text.length).toBeLessThan(5 * 2_000);
+  });
+
+  it('answers an id with the whole entry: every field and what each error means there', async () => {
+    const result = await mcp.client.callTool({ name: 'search_docs', arguments: { id: 'operation:createCampaign' } });
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
     expect(text).toContain('409 conflict (ConflictError)');
+    expect(text).toContain('- 409 here: a campaign with this name already exists');
+    const unknown = await mcp.client.callTool({ name: 'search_docs', arguments: { id: 'operation:nope' } });
+    expect(unknown.isError).toBe(true);
   });
 
   it('answers from schemas, error codes and the SDK guide, each hit naming a method and an example', async () => {
@@ -136,5 +146,27 @@ describe('execute on the mock', () => {
     const broken = await mcp.execute('const a = 1;\nconst b = ;');
     expect(broken.error).toMatchObject({ name: 'SyntaxError', line: 2 });
     expect(broken.calls).toEqual([]);
+  });
+});
+
+describe('tools and prompts', () => {
+  it('offers only search_docs with tools: [search_docs], and no prompts', async () => {
+    const docs = await connect({ tools: ['search_docs'] });
+    try {
+      expect((await docs.client.listTools()).tools.map((t) => t.name)).toEqual(['search_docs']);
+      const capabilities = docs.client.getServerCapabilities();
+      expect(capabilities?.prompts).toBeUndefined();
+    } finally {
+      await docs.close();
+    }
+  });
+
+  it('offers prompts for the common tasks, each a first message that walks the tools', async () => {
+    const { prompts } = await mcp.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['rehearse-campaign', 'campaign-failures']);
+    const rehearse = await mcp.client.getPrompt({ name: 'rehearse-campaign', arguments: { template: 'welcome' } });
+    const text = (rehearse.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
+    expect(text).toContain('"welcome"');
+    expect(text).toContain('mock.clock');
   });
 });

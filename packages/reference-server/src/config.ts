@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '@engagekit/contract';
 import { DEFAULT_ENDPOINT_CONCURRENCY, DEFAULT_MAX_WEBHOOK_ENDPOINTS, DEFAULT_RETRY_SCHEDULE, DEFAULT_STATUS_RETENTION_MS } from '@engagekit/runtime';
 import * as z from 'zod';
 
@@ -27,7 +28,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent')
     .default('info'),
-  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(1200),
+  RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(DEFAULT_RATE_LIMIT_PER_MINUTE),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

@@ -188,6 +188,7 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
         expect((ordersOnly.json.data as { scopes: string[] }).scopes).toEqual(['orders']);
         expect((await call('GET', `/agency/getCampaignData?uuid=${A().uuid}`, { token })).status).toBe(403);
         expect((await call('POST', '/api/order/addOrder', { token, body: order(A().company_id, 'SCOPE-1') })).status).toBe(201);
+        expect((await call('GET', `/api/v2/companies/${A().uuid}`, { token })).status).toBe(403);
         const agencyOnly = await admin('POST', `/api/v2/companies/${A().uuid}/tokens`, { scopes: ['agency'] });
         const t2 = (agencyOnly.json.data as { token: string }).token;
         expect((await call('POST', '/api/order/addOrder', { token: t2, body: order(A().company_id, 'SCOPE-2') })).status).toBe(403);
@@ -376,6 +377,11 @@ export function describeApiConformance(name: string, setup: () => Promise<ApiTar
       it('creates, reads and lists companies; refuses a taken company_id', async () => {
         const got = await admin('GET', `/api/v2/companies/${A().uuid}`);
         expect(got.json.data).toMatchObject({ uuid: A().uuid, company_id: A().company_id });
+        // A company token with the agency scope reads its own company, and no other.
+        const own = await call('GET', `/api/v2/companies/${A().uuid}`, { token: A().token });
+        expect(own.status, own.text).toBe(200);
+        expect(own.json.data).toMatchObject({ uuid: A().uuid, company_id: A().company_id });
+        expect((await call('GET', `/api/v2/companies/${B().uuid}`, { token: A().token })).status).toBe(403);
         const taken = await admin('POST', '/api/v2/companies', { name: 'Copy', company_id: A().company_id });
         expect(taken.status).toBe(409);
         expect(taken.json.issues?.[0]?.path).toBe('company_id');

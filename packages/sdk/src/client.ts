@@ -10,6 +10,7 @@ import type {
   AddOrderBody,
   Campaign,
   CampaignListParams,
+  Company,
   CreateCampaignBody,
   Customer,
   CustomerListParams,
@@ -96,6 +97,10 @@ export interface ListRequestOptions extends RequestOptions, ListOptions {}
 /** The engagekit client `createClient` returns. Every method takes request options last. */
 export interface EngageClient {
   // <generated from="src/methods.ts" table="clientMethods"> (`pnpm --filter @engagekit/sdk generate`)
+  company: {
+    /** The token's own company, with its `company_id` (what order calls name); needs the `agency` scope. */
+    get(options?: RequestOptions): APIPromise<Company>;
+  };
   agency: {
     /** Re-derives customers from orders and refreshes campaign statuses and report aggregates. */
     sync(options?: RequestOptions): APIPromise<SyncResult>;

@@ -58,6 +58,13 @@ export const clientMethods: MethodTable = {
   leading: [],
   bound: ['uuid'],
   methods: {
+    company: {
+      get: {
+        operationId: 'getCompany',
+        doc: "The token's own company, with its `company_id` (what order calls name); needs the `agency` scope.",
+        result: 'Company',
+      },
+    },
     agency: {
       sync: { operationId: 'sync', doc: 'Re-derives customers from orders and refreshes campaign statuses and report aggregates.', result: 'SyncResult' },
     },

@@ -26,6 +26,9 @@ export function createResources({ uuid, transport: t, api, webhookSecret }: Reso
   const orders = exact(api.orders);
   const control = campaignControl(t, agency, 'campaigns');
   return {
+    company: {
+      get: (options) => one(t, 'getCompany', options, (init) => agency.GET('/api/v2/companies/{uuid}', { ...init, params: { path: { uuid } } })),
+    },
     agency: {
       sync: (options) => one(t, 'sync', options, (init) => agency.POST('/agency/sync', { ...init, params: { query: { uuid } } })),
     },

@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * Get a company
-         * @description One company by UUID.
+         * @description One company by UUID, with its `company_id` (what order calls name). The admin token reads any company; a company token with the `agency` scope reads its own. Takes the admin token, or a company token of this company with the `agency` scope.
          */
         get: operations["getCompany"];
         put?: never;
@@ -2134,7 +2134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2268,7 +2268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2369,7 +2369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2503,7 +2503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2603,7 +2603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2702,7 +2702,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2814,7 +2814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2926,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3038,7 +3038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3138,7 +3138,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3234,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3365,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3499,7 +3499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3633,7 +3633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3767,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3897,7 +3897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4008,7 +4008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4084,6 +4084,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The token is valid but for another company, or lacks the scope. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Unknown company or resource. */
             404: {
                 headers: {
@@ -4094,7 +4104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4185,7 +4195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4309,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4409,7 +4419,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4511,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4635,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4736,7 +4746,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4870,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4968,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5080,7 +5090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5216,7 +5226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5352,7 +5362,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5488,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5590,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5704,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Too many requests for this company (its tokens count together) or the admin token; wait `Retry-After` seconds. */
+            /** @description Too many requests for this company (its tokens count together) or the admin token: the server allows 1,200 requests a minute per company unless it is set otherwise (`RATE_LIMIT_PER_MINUTE`, counted per instance). Wait `Retry-After` seconds; the SDK does, and retries a 429 twice by default. */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

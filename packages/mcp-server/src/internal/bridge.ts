@@ -1,11 +1,14 @@
 /**
- * The host side of the sandbox's `client`: one host function dispatching every method call by name
- * through the bridge table (the docs index's `methods`, made from the SDK's resources), to a real SDK
- * client. Calls are counted and logged, and in read-only mode a write is refused before it leaves the
- * host. List methods cross as page fetches: the sandbox asks for page N, the SDK fetches that page.
+ * The host side of the sandbox's `client`: one host function through which every method call, page and
+ * list step crosses, to a real SDK client. Lists stay the SDK's own: the host holds each list's
+ * `PagePromise`, its pages and its page iterators, and the sandbox steps them by id, so which page comes
+ * next, and whether one does, is the SDK's answer. Every request that leaves the host is counted and
+ * listed below the SDK, at its fetch (retries and page fetches included), and in read-only mode a write
+ * is refused before it leaves.
  */
 import type { ClientOptions, EngageClient, FetchLike } from '@engagekit/sdk';
 import { createClient } from '@engagekit/sdk';
+import { type CrossingError, crossing } from './crossing.ts';
 import type { SdkMethod } from './docs-index.ts';
 import type { RunLog } from './run-log.ts';
 import type { HostFunction, RunControl } from './sandbox.ts';
@@ -14,28 +17,21 @@ import type { HostFunction, RunControl } from './sandbox.ts';
 export interface BridgePolicy {
   /** Only GET operations pass. */
   readOnly: boolean;
-  /** API calls a run may make (page fetches count); the next one ends the run. */
+  /** Requests a run may send (page fetches and retries count); the next one ends the run. */
   maxCalls: number;
 }
 
-/** What a call crossing the bridge asks for: `{ name, args, page }`. */
-interface CallRequest {
-  name: string;
-  args: unknown[];
-  /** Set for a page of a list: null for the page the arguments name. */
-  page?: number | null;
-}
-
-/** How an error crosses back into the sandbox. */
-interface CrossingError {
-  name: string;
-  message: string;
-  status?: number;
-  code?: string;
-  requestId?: string;
-  issues?: unknown;
-  operation?: string;
-}
+/**
+ * What crosses the bridge: a method call (`call`), or a step of a list the host holds: its first page
+ * (`first`), a page's next (`next`), a page iterator (`pages`, then `step`), or `toArray`.
+ */
+type CallRequest =
+  | { op: 'call'; name: string; args: unknown[] }
+  | { op: 'first'; list: number }
+  | { op: 'next'; page: number }
+  | { op: 'pages'; list: number }
+  | { op: 'step'; iter: number }
+  | { op: 'toArray'; list: number; options: unknown };
 
 /** What the code's calls reach: the SDK client's options without its fetch, and the fetch underneath. */
 export interface BridgeTarget {
@@ -51,6 +47,24 @@ const afterTheRun = (control: RunControl) =>
     control.signal.addEventListener('abort', () => resolve(failure({ name: 'Error', message: 'The run is over.' })), { once: true }),
   );
 
+/** What the SDK's pages offer that the sandbox's page is made from. */
+interface PageLike {
+  data: unknown[];
+  page: number;
+  total: number;
+  nextPage: number | null;
+  pagination?: unknown;
+  paging?: unknown;
+  hasNextPage(): boolean;
+  getNextPage(): Promise<PageLike>;
+}
+
+/** What the SDK's list calls return. */
+interface ListLike extends PromiseLike<PageLike> {
+  pages(): AsyncIterator<PageLike>;
+  toArray(options: { max: number }): Promise<unknown[]>;
+}
+
 /** The `call` host function of one run, with its own SDK client. */
 export function createCallBridge(options: {
   methods: SdkMethod[];
@@ -61,115 +75,111 @@ export function createCallBridge(options: {
 }): HostFunction {
   const { methods, policy, control, log } = options;
   const byName = new Map(methods.map((m) => [m.name, m]));
-  const client = createClient({ ...options.target.clientOptions, fetch: guardedFetch(options.target.fetch, policy, control) });
-  let calls = 0;
+  const client = createClient({ ...options.target.clientOptions, fetch: accountedFetch(options.target.fetch, methods, policy, control, log) });
+  // The SDK's objects the sandbox holds by id (lists, pages and page iterators), each with its list's method.
+  const held: { object: unknown; name: string }[] = [];
+  const hold = (object: unknown, name: string) => held.push({ object, name }) - 1;
+  const page = (p: PageLike, name: string) => ({
+    id: hold(p, name),
+    data: p.data,
+    page: p.page,
+    total: p.total,
+    nextPage: p.nextPage,
+    hasNext: p.hasNextPage(),
+    ...(p.pagination !== undefined ? { pagination: p.pagination } : {}),
+    ...(p.paging !== undefined ? { paging: p.paging } : {}),
+  });
+  const settle = (name: string, work: () => Promise<unknown>) =>
+    work().then(
+      (value) => answer(value),
+      (e: unknown) => failure(crossing(e, name)),
+    );
 
   return (json) => {
     const request = JSON.parse(json) as CallRequest;
+    if (request.op !== 'call') {
+      const at = 'list' in request ? request.list : 'page' in request ? request.page : request.iter;
+      const entry = held[at];
+      if (!entry) return failure({ name: 'TypeError', message: 'That list is not one of this run’s.' });
+      const { name } = entry;
+      const object = entry.object as ListLike & PageLike & AsyncIterator<PageLike>;
+      if (request.op === 'first') return settle(name, async () => page(await object, name));
+      if (request.op === 'next') return settle(name, async () => page(await object.getNextPage(), name));
+      if (request.op === 'pages') return answer({ iter: hold(object.pages(), name) });
+      if (request.op === 'step')
+        return settle(name, async () => {
+          const step = await object.next();
+          return step.done ? { done: true } : { page: page(step.value, name) };
+        });
+      return settle(name, () => object.toArray(request.options as { max: number }));
+    }
     const method = byName.get(request.name);
     if (!method) {
       return failure({ name: 'TypeError', message: `client.${request.name} is not a method of the client. It has: ${[...byName.keys()].join(', ')}.` });
     }
-    const operation = `${method.name} (${method.httpMethod} ${method.path}, ${method.operationId})`;
     if (policy.readOnly && method.httpMethod !== 'GET') {
-      const message = `Refused: client.${operation} is a write, and this server is read-only (--read-only lets only GET operations through). Nothing was sent.`;
-      log.calls.push({ operation: method.name, operationId: method.operationId, method: method.httpMethod, ms: 0, error: 'refused: read-only' });
-      control.stop({ kind: 'stopped', message });
+      const message = `client.${method.name} (${method.httpMethod} ${method.path}, ${method.operationId}) is a write, and this server is read-only (--read-only lets only GET operations through). Nothing was sent.`;
+      log.begin({ operation: method.name, operationId: method.operationId, method: method.httpMethod }).done({ error: 'refused: read-only' });
+      control.stop({ kind: 'read-only', message });
       return afterTheRun(control);
     }
-    if (calls >= policy.maxCalls) {
-      const message = `Stopped at the API call limit: a run may make ${policy.maxCalls} API calls (page fetches count), and the code asked for one more (client.${method.name}). Ask for bigger pages (limit), or split the work over several runs.`;
-      control.stop({ kind: 'stopped', message });
-      return afterTheRun(control);
+    let args: unknown[];
+    try {
+      args = callArguments(method, request.args);
+    } catch (e) {
+      return failure(crossing(e, method.name));
     }
-    calls += 1;
-    return invoke(client, method, request, log);
+    let result: unknown;
+    try {
+      result = lookUp(client, method.name)(...args);
+    } catch (e) {
+      return failure(crossing(e, method.name));
+    }
+    if (method.pageParamsIndex !== undefined) {
+      // The SDK fetches the first page at once; the sandbox reads it (and the rest) through the list's id.
+      (result as ListLike).then(undefined, () => {});
+      return answer({ list: hold(result, method.name) });
+    }
+    return settle(method.name, async () => {
+      const { data, status, requestId, response } = await (
+        result as { withResponse(): Promise<{ data: unknown; status: number; requestId?: string; response: Response }> }
+      ).withResponse();
+      const replayed = response.headers.get('idempotent-replayed') === 'true';
+      return { data: data ?? null, status, requestId, ...(replayed ? { replayed } : {}) };
+    });
   };
 }
 
-/** Makes one call with the real SDK and logs it; resolves to the answer for the sandbox. */
-async function invoke(client: EngageClient, method: SdkMethod, request: CallRequest, log: RunLog): Promise<string> {
-  const started = performance.now();
-  const record = { operation: method.name, operationId: method.operationId, method: method.httpMethod };
-  const args = callArguments(method, request.args);
-  const paged = method.pageParamsIndex !== undefined && request.page !== undefined;
-  if (paged && request.page !== null) {
-    const at = method.pageParamsIndex as number;
-    const params = args[at];
-    args[at] = { ...(params && typeof params === 'object' ? params : {}), page: request.page };
-  }
-  try {
-    const fn = lookUp(client, method.name);
-    const result = fn(...args) as unknown;
-    if (paged) {
-      const page = (await result) as PageLike;
-      const requestId = page.requestId;
-      log.calls.push({ ...record, page: page.page, status: page.response?.status, ...(requestId ? { requestId } : {}), ms: elapsed(started) });
-      return answer(pageData(page));
-    }
-    const withResponse = (result as { withResponse?: () => Promise<{ data: unknown; status: number; requestId?: string }> }).withResponse;
-    const { data, status, requestId } = withResponse ? await withResponse.call(result) : { data: await result, status: undefined, requestId: undefined };
-    log.calls.push({ ...record, ...(status ? { status } : {}), ...(requestId ? { requestId } : {}), ms: elapsed(started) });
-    return answer({ data: data ?? null, status, requestId });
-  } catch (e) {
-    const error = crossing(e, method.name);
-    log.calls.push({
-      ...record,
-      ...(error.status ? { status: error.status } : {}),
-      ...(error.requestId ? { requestId: error.requestId } : {}),
-      ms: elapsed(started),
-      error: `${error.name}: ${error.message}`,
-    });
-    return failure(error);
-  }
-}
+/** The request options a call may pass through the bridge: they change nothing but the call's own patience and identity. */
+const PASSED_OPTIONS = ['timeout', 'maxRetries', 'idempotencyKey'];
 
 /**
- * The arguments a call passes the SDK: the method's own (as many as its signature names), then its
- * request options cut down to those that change nothing but the call's own patience and identity
- * (`timeout`, `maxRetries` up to the default 2, `idempotencyKey`): no headers, so the code sends what
- * the SDK sends and nothing else.
+ * The arguments a call passes the SDK: the method's own (as many as the SDK's method table gives it),
+ * then its request options, of which only `timeout`, `maxRetries` (up to the default 2) and
+ * `idempotencyKey` pass: no headers, so the code sends what the SDK sends and nothing else. Any other
+ * option is refused with a TypeError naming it, rather than dropped.
  */
 export function callArguments(method: SdkMethod, given: unknown): unknown[] {
   const args = Array.isArray(given) ? [...given] : [];
-  const inside = method.signature.slice(method.signature.indexOf('(') + 1, method.signature.lastIndexOf(')'));
-  const arity = inside.split(',').filter((p) => p.trim() !== '').length;
-  const own = args.slice(0, arity);
-  const options = args[arity];
-  if (!options || typeof options !== 'object') return own;
+  const own = args.slice(0, method.arity);
+  const options = args[method.arity];
+  // Optional arguments left out before the options (`list(undefined, options)`) stay in their places.
+  while (own.length < method.arity && options !== undefined) own.push(undefined);
+  if (options === undefined || options === null) return own;
+  if (typeof options !== 'object') throw new TypeError(`client.${method.name}'s request options must be an object, not ${typeof options}.`);
   const o = options as Record<string, unknown>;
+  const other = Object.keys(o).filter((k) => !PASSED_OPTIONS.includes(k));
+  if (other.length) {
+    throw new TypeError(
+      `client.${method.name} was given the request option${other.length > 1 ? 's' : ''} ${other.join(', ')}, which the sandbox does not pass on: only ${PASSED_OPTIONS.join(', ')} do. Nothing was sent.`,
+    );
+  }
   const kept = {
     ...(typeof o.timeout === 'number' ? { timeout: o.timeout } : {}),
     ...(typeof o.maxRetries === 'number' ? { maxRetries: Math.min(Math.max(0, Math.floor(o.maxRetries)), 2) } : {}),
     ...(typeof o.idempotencyKey === 'string' ? { idempotencyKey: o.idempotencyKey } : {}),
   };
-  // Optional arguments left out before the options (`list(undefined, options)`) stay in their places.
-  while (own.length < arity) own.push(undefined);
   return [...own, kept];
-}
-
-/** What a page of the SDK offers that the sandbox's page is made from. */
-interface PageLike {
-  data: unknown[];
-  page: number;
-  total: number;
-  nextPage: number | null;
-  requestId?: string;
-  response?: Response;
-  pagination?: unknown;
-  paging?: unknown;
-}
-
-/** A page's data fields, without the Response and the methods (the sandbox adds its own). */
-function pageData(page: PageLike) {
-  return {
-    data: page.data,
-    page: page.page,
-    total: page.total,
-    nextPage: page.nextPage,
-    ...(page.pagination !== undefined ? { pagination: page.pagination } : {}),
-    ...(page.paging !== undefined ? { paging: page.paging } : {}),
-  };
 }
 
 /** The client's method at `campaigns.create`, bound to its resource. */
@@ -182,32 +192,54 @@ function lookUp(client: EngageClient, name: string): (...args: unknown[]) => unk
   return fn.bind(owner) as (...args: unknown[]) => unknown;
 }
 
-/** An SDK error (or any other) as the sandbox gets it: its class name, message, status, code, issues and request id. */
-export function crossing(e: unknown, operation: string): CrossingError {
-  if (!(e instanceof Error)) return { name: 'Error', message: String(e), operation };
-  const fields = e as Error & { status?: unknown; code?: unknown; requestId?: unknown; issues?: unknown };
-  return {
-    name: e.name,
-    message: e.message,
-    operation,
-    ...(typeof fields.status === 'number' ? { status: fields.status } : {}),
-    ...(typeof fields.code === 'string' ? { code: fields.code } : {}),
-    ...(typeof fields.requestId === 'string' ? { requestId: fields.requestId } : {}),
-    ...(Array.isArray(fields.issues) ? { issues: fields.issues } : {}),
+/** Which method of the table a request is, by its HTTP method and path. */
+function operationFinder(methods: SdkMethod[]): (method: string, url: string) => SdkMethod | undefined {
+  const routes = methods.map((m) => ({ m, re: new RegExp(`${m.path.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  return (method, url) => {
+    const { pathname } = new URL(url);
+    return routes.find((r) => r.m.httpMethod === method && r.re.test(pathname))?.m;
   };
 }
 
 /**
- * The fetch under a run's SDK client: it ends with the run (the run's signal aborts what is in flight)
- * and, in read-only mode, refuses anything but GET a second time, below the bridge's own check.
+ * The fetch under a run's SDK client. Each request that leaves through it is counted against the
+ * run's call limit and listed as it starts (its outcome filled in when it ends); it ends with the run
+ * (the run's signal aborts what is in flight); and in read-only mode it refuses anything but GET a second
+ * time, below the bridge's own check.
  */
-function guardedFetch(fetch: FetchLike, policy: BridgePolicy, control: RunControl): FetchLike {
+function accountedFetch(fetch: FetchLike, methods: SdkMethod[], policy: BridgePolicy, control: RunControl, log: RunLog): FetchLike {
+  const find = operationFinder(methods);
+  let calls = 0;
   return (url, init) => {
     const method = (init.method ?? 'GET').toUpperCase();
-    if (policy.readOnly && method !== 'GET' && method !== 'HEAD') return Promise.reject(new Error(`Refused: ${method} ${url} in read-only mode.`));
+    if (policy.readOnly && method !== 'GET' && method !== 'HEAD') return Promise.reject(new Error(`${method} ${url} refused in read-only mode.`));
+    const found = find(method, url);
+    const name = found?.name ?? `${method} ${new URL(url).pathname}`;
+    if (calls >= policy.maxCalls) {
+      const message = `Stopped at the API call limit: a run may make ${policy.maxCalls} API calls (page fetches and retries count), and the code asked for one more (client.${name}). Ask for bigger pages (limit), or split the work over several runs.`;
+      control.stop({ kind: 'calls', message });
+      return Promise.reject(new Error('The run is over: it reached its API call limit.'));
+    }
+    calls += 1;
+    const pageParam = found?.pageParamsIndex !== undefined ? new URL(url).searchParams.get('page') : null;
+    const call = log.begin({
+      operation: name,
+      ...(found ? { operationId: found.operationId } : {}),
+      method,
+      ...(pageParam !== null ? { page: Number(pageParam) } : {}),
+    });
     const signal = init.signal ? AbortSignal.any([init.signal, control.signal]) : control.signal;
-    return fetch(url, { ...init, signal });
+    return fetch(url, { ...init, signal }).then(
+      (response) => {
+        const requestId = response.headers.get('x-request-id');
+        const replayed = response.headers.get('idempotent-replayed') === 'true';
+        call.done({ status: response.status, ...(requestId ? { requestId } : {}), ...(replayed ? { replayed } : {}) });
+        return response;
+      },
+      (e: unknown) => {
+        call.done({ error: `no answer: ${crossing(e).message}` });
+        throw e;
+      },
+    );
   };
 }
-
-const elapsed = (since: number) => Math.round((performance.now() - since) * 10) / 10;

@@ -1,7 +1,7 @@
 /**
  * The docs index: what `search_docs` answers from and what the sandbox's `client` offers. Built into
  * dist/docs-index.json by scripts/build-index.ts from the contract, the SDK's method table and its
- * README's prose, so the server needs neither the contract package nor its schemas at run time.
+ * README's guides, so the server needs neither the contract package nor its schemas at run time.
  */
 import { readFileSync } from 'node:fs';
 
@@ -11,6 +11,8 @@ export interface SdkMethod {
   name: string;
   /** How it is called, e.g. `campaigns.create(body)`. */
   signature: string;
+  /** How many arguments it takes before its request options (the SDK's method table says). */
+  arity: number;
   /** The contract's operationId, e.g. `createCampaign`. */
   operationId: string;
   /** The HTTP method it sends: only `GET` passes in read-only mode. */
@@ -34,6 +36,8 @@ export interface DocEntry {
   methods: string[];
   /** The answer, in Markdown. */
   text: string;
+  /** The answer as a search shows it: the signature, the example and what to ask next (the whole `text` on asking for the entry by id). */
+  short: string;
   /** A TypeScript example for `execute` (typechecked against the SDK by the package's tests). */
   example: string;
   /** Weighted counts of the entry's stems (see tokenize.ts). */

@@ -1,25 +1,29 @@
 /**
  * `execute`: picks the target (the live API, or the rehearsal mock), turns the code into a script, runs
- * it in a fresh sandbox with the bridge's host functions, and reports what came of it. One run at a
- * time: runs queue, so a reset never lands in the middle of another run.
+ * it in a fresh sandbox with the bridge's host functions, and reports what came of it, within the
+ * answer's maximum. One run at a time: runs queue, so a reset never lands in the middle of another run.
  */
+import { boundReport } from './bound.ts';
 import type { BridgePolicy, BridgeTarget } from './bridge.ts';
 import { createCallBridge } from './bridge.ts';
+import { bounded, ERROR_FIELDS } from './crossing.ts';
 import type { SdkMethod } from './docs-index.ts';
 import { PRELUDE } from './prelude.ts';
 import type { Rehearsal } from './rehearsal.ts';
 import { RehearsalUnavailableError } from './rehearsal.ts';
-import { type CallRecord, RunLog } from './run-log.ts';
-import { engineBreach, RunControl, type RunOutcome, type Sandbox, type SandboxLimits, type ThrownError } from './sandbox.ts';
-import { CODE_FILE, codeLine, codeStack, toScript } from './script.ts';
-
-/** The most JSON a run may return, in characters: more would flood the assistant's context. */
-const RESULT_LIMIT_CHARS = 200_000;
+import type { ExecuteReport, ReportedError } from './report.ts';
+import { RunLog } from './run-log.ts';
+import { type Breach, engineBreach, RunControl, type RunOutcome, type Sandbox, type SandboxLimits, type ThrownError } from './sandbox.ts';
+import { CODE_FILE, codeLine, codeStack, mockUse, toScript } from './script.ts';
 
 /** The limits of one run. */
 export interface ExecuteLimits extends SandboxLimits {
-  /** API calls a run may make, page fetches included. */
+  /** API calls a run may make, page fetches and retries included. */
   maxCalls: number;
+  /** The most characters a tool answer holds (`--max-answer`): the report's JSON, and its text, each stay within it. */
+  maxAnswerChars: number;
+  /** How long a run that has ended waits for its calls still in flight before it lists them as "outcome unknown", in milliseconds. */
+  settleMs: number;
 }
 
 /** What `execute` is asked. */
@@ -29,41 +33,6 @@ interface ExecuteRequest {
   dryRun?: boolean;
   /** Start the rehearsal mock afresh before the run. */
   reset?: boolean;
-}
-
-/** An error, as the report gives it. */
-export interface ReportedError {
-  /** `NotFoundError`, `TypeError`, ... or `LimitExceeded`, `Refused`, `RehearsalUnavailable`. */
-  name: string;
-  message: string;
-  status?: number;
-  code?: string;
-  requestId?: string;
-  issues?: unknown;
-  /** The SDK method that failed, for an API error. */
-  operation?: string;
-  /** Where in the code, as a line of the code. */
-  line?: number;
-  stack?: string;
-  /** Which limit, when a limit ended the run. */
-  limit?: 'time' | 'memory' | 'stack' | 'calls' | 'read-only' | 'deadlock' | 'result';
-}
-
-/** What one run of `execute` comes to. */
-export interface ExecuteReport {
-  /** Where the code's calls went: `api` (the live API) or `mock` (a rehearsal). */
-  target: 'api' | 'mock';
-  /** True when the code ran to its end and returned. */
-  ok: boolean;
-  /** The returned value (absent when the code returned nothing or failed). */
-  result?: unknown;
-  error?: ReportedError;
-  /** What the code printed, a line per console call. */
-  console: string[];
-  /** One record per API call (and mock clock move), in order. */
-  calls: CallRecord[];
-  /** In a rehearsal, the mock's time when the run ended. */
-  mockTime?: string;
 }
 
 /** What an executor needs. */
@@ -79,6 +48,9 @@ interface ExecutorOptions {
   limits: ExecuteLimits;
 }
 
+/** The longest returned value, in characters of JSON: whatever the answer's maximum, a run never holds more on the host. */
+const RESULT_LIMIT_CHARS = 1_000_000;
+
 /** Runs `execute` requests one after another. */
 export class Executor {
   readonly #options: ExecutorOptions;
@@ -90,7 +62,7 @@ export class Executor {
 
   /**
    * Runs one request once the runs before it are done, their host work included (a clock move or a call
-   * still in flight when a limit ended a run finishes before the next run starts).
+   * still in flight when a limit ended a run finishes, or is aborted, before the next run starts).
    */
   execute(request: ExecuteRequest): Promise<ExecuteReport> {
     const control = new RunControl();
@@ -99,14 +71,22 @@ export class Executor {
       () => control.settled(),
       () => control.settled(),
     );
-    return run;
+    return run.then((report) => boundReport(report, this.#options.limits.maxAnswerChars));
   }
 
   async #execute(request: ExecuteRequest, control: RunControl): Promise<ExecuteReport> {
+    try {
+      return await this.#run(request, control);
+    } finally {
+      control.finish();
+    }
+  }
+
+  async #run(request: ExecuteRequest, control: RunControl): Promise<ExecuteReport> {
     const o = this.#options;
     const target = request.dryRun || o.defaultTarget === 'mock' ? 'mock' : 'api';
     const log = new RunLog();
-    const report = (fields: Partial<ExecuteReport>): ExecuteReport => ({ target, ok: false, console: log.console, calls: log.calls, ...fields });
+    const report = (fields: Partial<ExecuteReport>): ExecuteReport => ({ target, ok: false, console: log.console, calls: log.snapshot(), ...fields });
 
     if (request.reset && target === 'api') {
       return report({
@@ -118,14 +98,28 @@ export class Executor {
     }
     const script = toScript(request.code);
     if ('error' in script) return report({ error: script.error });
+    if (target === 'api') {
+      const use = mockUse(script.script);
+      if (use) {
+        return report({
+          error: {
+            name: 'Refused',
+            message: `The code uses \`mock\` (line ${use.line}), which only a rehearsal has, and this run goes to the live API: nothing was run or sent. Rehearse it with dry_run: true, or take the mock calls out for the live run.`,
+            line: use.line,
+          },
+        });
+      }
+    }
 
     let bridgeTarget: BridgeTarget | undefined;
-    let clock: Awaited<ReturnType<Rehearsal['clockBridge']>> | undefined;
+    let mockHost: Awaited<ReturnType<Rehearsal['mockBridge']>> | undefined;
+    let webhookMark = 0;
     try {
       if (target === 'mock') {
         if (request.reset) await o.rehearsal.reset();
         bridgeTarget = await o.rehearsal.target();
-        clock = await o.rehearsal.clockBridge(log);
+        mockHost = await o.rehearsal.mockBridge(log);
+        webhookMark = await o.rehearsal.webhookMark();
       } else {
         bridgeTarget = o.api;
       }
@@ -151,34 +145,40 @@ export class Executor {
         log.print(level, text);
         return '{}';
       },
-      ...(clock ? { clock } : {}),
+      ...(mockHost ? { mock: mockHost } : {}),
     };
     const outcome = await o.sandbox.run({
       prelude: PRELUDE,
       host,
-      setup: { methods: o.methods.map((m) => ({ name: m.name, paged: m.pageParamsIndex !== undefined })), mock: target === 'mock' },
+      setup: { methods: o.methods.map((m) => ({ name: m.name, paged: m.pageParamsIndex !== undefined })), mock: target === 'mock', errorFields: ERROR_FIELDS },
       code: script.script,
       filename: CODE_FILE,
       limits: { timeMs: o.limits.timeMs, memoryBytes: o.limits.memoryBytes },
       control,
     });
-    const mockTime = target === 'mock' ? await o.rehearsal.now() : undefined;
-    return { ...report(fromOutcome(outcome, o.limits)), ...(mockTime ? { mockTime } : {}) };
+    // Calls the code started and did not wait for (or that a limit cut short) get a bounded time to end.
+    await log.settled(o.limits.settleMs);
+    const ended = fromOutcome(outcome, o.limits, request.code);
+    if (target !== 'mock') return report(ended);
+    const [mockTime, webhooks] = await Promise.all([o.rehearsal.now(), o.rehearsal.webhooksSince(webhookMark)]);
+    return report({ ...ended, ...(mockTime ? { mockTime } : {}), ...(webhooks.length ? { webhooks } : {}) });
   }
 }
 
+/** The name a breach's error has in the report. */
+const breachName = (kind: Breach['kind']) => (kind === 'read-only' ? 'Refused' : 'LimitExceeded');
+
 /** The result or error fields of a report, from how the run ended. */
-function fromOutcome(outcome: RunOutcome, limits: SandboxLimits): Partial<ExecuteReport> {
+function fromOutcome(outcome: RunOutcome, limits: SandboxLimits, code: string): Partial<ExecuteReport> {
   if (outcome.kind === 'breach') {
     const { kind, message } = outcome.breach;
-    const limit = kind === 'stopped' ? (message.startsWith('Refused') ? 'read-only' : 'calls') : kind;
-    return { error: { name: limit === 'read-only' ? 'Refused' : 'LimitExceeded', message, limit } };
+    return { error: { name: breachName(kind), message, limit: kind } };
   }
   const thrown = outcome.kind === 'threw' ? outcome.error : (JSON.parse(outcome.json) as { value?: unknown; error?: ThrownError }).error;
   if (thrown) {
     // An engine error the code's promise rejected with (it reached the host through the prelude) is a limit too.
     const breach = engineBreach(thrown, limits);
-    return breach ? fromOutcome({ kind: 'breach', breach }, limits) : { error: sandboxError(thrown) };
+    return breach ? fromOutcome({ kind: 'breach', breach }, limits, code) : { error: sandboxError(thrown, code) };
   }
   const { json } = outcome as { json: string };
   if (json.length > RESULT_LIMIT_CHARS) {
@@ -189,27 +189,32 @@ function fromOutcome(outcome: RunOutcome, limits: SandboxLimits): Partial<Execut
   return { ok: true, ...('value' in answer ? { result: answer.value } : {}) };
 }
 
-/** What the sandbox threw, with the code's line numbers and, where the sandbox lacks something, a hint. */
-function sandboxError(e: { name: string; message: string; stack?: unknown; [key: string]: unknown }): ReportedError {
+/** What the sandbox threw, bounded, with the code's line numbers and, where the sandbox lacks something, a hint. */
+function sandboxError(e: ThrownError, code: string): ReportedError {
   const stack = typeof e.stack === 'string' ? e.stack : undefined;
   const line = codeLine(stack) ?? (typeof e.lineNumber === 'number' ? e.lineNumber - 1 : undefined);
-  const extra = hint(e.name, e.message);
-  const message = extra && !/[.!?]$/.test(e.message) ? `${e.message}.${extra}` : `${e.message}${extra}`;
-  const out: ReportedError = { name: e.name, message };
-  for (const field of ['status', 'code', 'requestId', 'issues', 'operation'] as const)
-    if (e[field] !== undefined) (out as unknown as Record<string, unknown>)[field] = e[field];
+  const out: ReportedError = bounded(e);
+  const source = line !== undefined ? code.split('\n')[line - 1]?.trim() : undefined;
+  const extra = hint(out.name, out.message, source);
+  // QuickJS says only "not a function": the line it was on names what was called.
+  const named = out.name === 'TypeError' && out.message === 'not a function' && source ? `not a function: ${source.slice(0, 200)}` : out.message;
+  out.message = extra && !/[.!?]$/.test(named) ? `${named}.${extra}` : `${named}${extra}`;
   if (line !== undefined) out.line = line;
   const frames = codeStack(stack);
-  if (frames) out.stack = frames;
+  if (frames) out.stack = frames.slice(0, 2_000);
   return out;
 }
 
 /** What the sandbox has instead, when the code reached for something it does not. */
-function hint(name: string, message: string): string {
+function hint(name: string, message: string, source: string | undefined): string {
   const offered = ' The sandbox offers `client`, `console` and, in a rehearsal, `mock.clock`, with the JavaScript built-ins: nothing else.';
   if (name === 'ReferenceError' && /is not defined/.test(message)) return offered;
   if (/could not load module/.test(message)) return ` The sandbox loads no modules: import() and require are not available.${offered}`;
   if (name === 'SyntaxError' && /\bimport\b/.test(message)) return ` The code is the body of a function: there are no imports.${offered}`;
-  if (name === 'TypeError' && /not a function/.test(message)) return ` If that was fetch, require or a timer: they are not there.${offered}`;
+  if (name === 'TypeError' && message === 'not a function') {
+    if (source && /\b(fetch|require|setTimeout|setInterval|setImmediate|queueMicrotask)\b/.test(source))
+      return ` fetch, require and timers are not there.${offered}`;
+    if (source && /\bclient\./.test(source)) return " execute's description lists the client's methods.";
+  }
   return '';
 }

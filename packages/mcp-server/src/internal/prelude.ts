@@ -6,17 +6,18 @@
  *
  * Every host function takes and answers JSON text; an answer is `{ "value": ... }` or `{ "error": ... }`.
  *
- * - `host.call({ name, args, page? })`: a client method, made by the real SDK on the host. A single
- *   call answers `{ data, status, requestId }`; a page fetch (`page` set) answers the page's fields.
+ * - `host.call(request)`: a client method, made by the real SDK on the host (`{ op: 'call', name, args }`);
+ *   a single call answers `{ data, status, requestId, replayed? }`, a list `{ list }`, the id of the SDK's
+ *   list on the host, which `first`, `pages`, `step` and `toArray` read and `next` pages on (bridge.ts).
  * - `host.console([level, text])`.
- * - `host.clock([op, arg])` (rehearsals only): `now`, `set` at once; `advance` later.
+ * - `host.mock([op, arg])` (rehearsals only): the clock's `now` and `set`, and `webhooks`, at once; `advance` later.
  *
- * `setupJson` is the JSON of `{ methods: [{ name, paged }], mock: boolean }`.
+ * `setupJson` is the JSON of `{ methods: [{ name, paged }], mock: boolean, errorFields: string[] }`.
  */
 export const PRELUDE = `function (host, setupJson) {
   'use strict';
   const setup = JSON.parse(setupJson);
-  const ERROR_FIELDS = ['status', 'code', 'requestId', 'issues', 'operation'];
+  const ERROR_FIELDS = setup.errorFields;
   const replacer = (key, value) => (typeof value === 'bigint' ? value.toString() : value);
 
   // site: an Error made where the code called, whose stack names the code's line.
@@ -37,35 +38,39 @@ export const PRELUDE = `function (host, setupJson) {
 
   function single(name) {
     return function (...args) {
-      const answer = request({ name, args }, new Error());
+      const answer = request({ op: 'call', name, args }, new Error());
       const data = answer.then((r) => r.data);
       data.withResponse = () => answer;
       return data;
     };
   }
 
+  // A list is the SDK's, held on the host: each step below asks it for a page, so which page is next,
+  // and whether there is one, is the SDK's answer.
   function list(name) {
     return function (...args) {
       const site = new Error();
-      const fetchPage = async (page) => page_(await request({ name, args, page }, site));
+      const held = open(send(host.call, { op: 'call', name, args }), site).list;
       function page_(raw) {
-        return Object.assign({}, raw, {
-          hasNextPage: () => raw.nextPage !== null,
-          getNextPage: () =>
-            raw.nextPage === null
-              ? Promise.reject(new RangeError('Page ' + raw.page + ' is the last page; check hasNextPage() first.'))
-              : fetchPage(raw.nextPage),
+        const { id, hasNext, ...fields } = raw;
+        return Object.assign(fields, {
+          hasNextPage: () => hasNext,
+          getNextPage: async () => page_(await request({ op: 'next', page: id }, site)),
         });
       }
       let first;
-      const firstPage = () => (first = first || fetchPage(null));
-      async function* pages() {
-        let page = await firstPage();
-        for (;;) {
-          yield page;
-          if (page.nextPage === null) return;
-          page = await fetchPage(page.nextPage);
-        }
+      const firstPage = () => (first = first || request({ op: 'first', list: held }, site).then(page_));
+      function pages() {
+        const iter = open(send(host.call, { op: 'pages', list: held }), site).iter;
+        return {
+          async next() {
+            const step = await request({ op: 'step', iter }, site);
+            return step.done ? { done: true, value: undefined } : { done: false, value: page_(step.page) };
+          },
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+        };
       }
       async function* items() {
         for await (const page of pages()) yield* page.data;
@@ -76,16 +81,7 @@ export const PRELUDE = `function (host, setupJson) {
         finally: (onFinally) => firstPage().finally(onFinally),
         pages,
         [Symbol.asyncIterator]: items,
-        async toArray(options) {
-          const max = options && options.max;
-          if (!(typeof max === 'number' && max > 0)) throw new TypeError('toArray({ max }) needs max: the most items to collect, a number above 0.');
-          const out = [];
-          for await (const item of items()) {
-            out.push(item);
-            if (out.length >= max) break;
-          }
-          return out;
-        },
+        toArray: (options) => request({ op: 'toArray', list: held, options }, site),
       };
     };
   }
@@ -125,12 +121,26 @@ export const PRELUDE = `function (host, setupJson) {
   define('client', client);
   define('console', console_);
   if (setup.mock) {
+    // In a rehearsal, Date is the mock's clock: new Date() and Date.now() read it; a Date made from a
+    // value, Date.parse and Date.UTC are the engine's own.
+    const RealDate = Date;
+    const nowMs = () => RealDate.parse(open(send(host.mock, ['now'])));
+    function MockDate(...args) {
+      if (!new.target) return new RealDate(nowMs()).toString();
+      return args.length === 0 ? new RealDate(nowMs()) : new RealDate(...args);
+    }
+    MockDate.prototype = RealDate.prototype;
+    MockDate.now = nowMs;
+    MockDate.parse = RealDate.parse;
+    MockDate.UTC = RealDate.UTC;
+    Object.defineProperty(globalThis, 'Date', { value: Object.freeze(MockDate), writable: false, enumerable: false, configurable: false });
     define('mock', {
       clock: {
-        now: () => new Date(open(send(host.clock, ['now']))),
-        set: (date) => void open(send(host.clock, ['set', date instanceof Date ? date.toISOString() : date])),
-        advance: async (by) => void open(await send(host.clock, ['advance', by])),
+        now: () => new RealDate(nowMs()),
+        set: (date) => void open(send(host.mock, ['set', date instanceof RealDate ? date.toISOString() : date])),
+        advance: async (by) => void open(await send(host.mock, ['advance', by])),
       },
+      webhooks: () => open(send(host.mock, ['webhooks'])),
     });
   }
 

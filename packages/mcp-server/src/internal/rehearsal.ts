@@ -1,11 +1,14 @@
 /**
  * The rehearsal room: one in-process engagekit mock (`@engagekit/mock-server`, an optional peer) on a
  * manual clock, made at the first rehearsal and kept as long as the server, so state built by one run is
- * there for the next. Its sample data is loaded at start and again on every reset.
+ * there for the next. Its sample data is loaded at start and again on every reset. It holds the live
+ * company (its uuid and company_id) when the server has a live API, so code that runs in a rehearsal
+ * runs live too; and it records webhooks rather than send them: nothing a rehearsal does leaves the process.
  */
 import type { MockApi } from '@engagekit/mock-server';
 import type { BridgeTarget } from './bridge.ts';
-import { crossing } from './bridge.ts';
+import { crossing } from './crossing.ts';
+import type { RecordedWebhook } from './report.ts';
 import type { RunLog } from './run-log.ts';
 import type { HostFunction } from './sandbox.ts';
 
@@ -32,7 +35,12 @@ interface RehearsalOptions {
   dataSource?: string;
   /** This package's version, for the install hint. */
   version: string;
+  /** The company the mock holds (the live API's own, read at start); the mock's demo company when it resolves to undefined. */
+  company?: () => Promise<{ uuid: string; company_id: string; name?: string; timezone?: string } | undefined>;
 }
+
+/** The most recorded webhooks `mock.webhooks()` answers with: the newest. */
+const WEBHOOKS_SHOWN = 50;
 
 /** The mock a server's rehearsals share. */
 export class Rehearsal {
@@ -65,10 +73,14 @@ export class Rehearsal {
       throw e;
     }
     const where = this.#options.dataSource ?? 'mockData';
+    const company = await this.#options.company?.();
     let mock: MockApi;
     try {
       mock = createMockApi({
         clock: 'manual',
+        // A rehearsal's webhooks are signed and recorded, never sent: not to a registered URL, not to the metadata address.
+        webhookDelivery: 'record',
+        ...(company ? { company } : {}),
         ...(this.#options.data ? { data: this.#options.data } : {}),
         ...(this.#options.seed !== undefined ? { seed: this.#options.seed } : {}),
       });
@@ -100,46 +112,62 @@ export class Rehearsal {
     };
   }
 
-  /** The mock's company, for the tool's description. */
-  async company(): Promise<{ uuid: string; company_id: string }> {
-    const { company } = await this.mock();
-    return { uuid: company.uuid, company_id: company.company_id };
+  /** How many webhooks the mock has recorded so far: a run's own are those past this mark. */
+  async webhookMark(): Promise<number> {
+    return (await this.mock()).webhooks.length;
   }
 
-  /** The `clock` host function of one run: `now`, `set` and `advance`, each move logged. */
-  async clockBridge(log: RunLog): Promise<HostFunction> {
-    const { clock } = await this.mock();
+  /** The webhooks recorded since `mark` (a reset starts the count again). */
+  async webhooksSince(mark: number): Promise<RecordedWebhook[]> {
+    const all = (await this.mock()).webhooks;
+    return all.slice(mark <= all.length ? mark : 0).map(recorded);
+  }
+
+  /** The `mock` host function of one run: the clock's `now`, `set` and `advance`, each move logged, and `webhooks`. */
+  async mockBridge(log: RunLog): Promise<HostFunction> {
+    const mock = await this.mock();
+    const { clock } = mock;
     const answer = (value: unknown) => JSON.stringify({ value });
     return (json) => {
       const [op, arg] = JSON.parse(json) as [string, unknown];
-      const started = performance.now();
       const fail = (e: unknown) => {
         const error = crossing(e, `mock.clock.${op}`);
-        log.calls.push({ operation: `mock.clock.${op}`, ms: 0, error: `${error.name}: ${error.message}` });
+        log.begin({ operation: `mock.clock.${op}` }).done({ error: `${error.name}: ${error.message}` });
         return JSON.stringify({ error });
       };
       if (op === 'now') return answer(clock.now().toISOString());
+      if (op === 'webhooks') return answer(mock.webhooks.slice(-WEBHOOKS_SHOWN).map(recorded));
       if (op === 'set') {
         try {
           clock.set(arg as string | number);
         } catch (e) {
           return fail(e);
         }
-        log.calls.push({ operation: 'mock.clock.set', ms: 0, note: `now ${clock.now().toISOString()}` });
+        log.begin({ operation: 'mock.clock.set' }).done({ note: `now ${clock.now().toISOString()}` });
         return answer(null);
       }
       if (op === 'advance') {
+        const move = log.begin({ operation: 'mock.clock.advance' });
         return clock.advance(arg as string | number).then(
           () => {
-            const ms = Math.round((performance.now() - started) * 10) / 10;
-            log.calls.push({ operation: 'mock.clock.advance', ms, note: `by ${JSON.stringify(arg)}, now ${clock.now().toISOString()}` });
+            move.done({ note: `by ${JSON.stringify(arg)}, now ${clock.now().toISOString()}` });
             return answer(null);
           },
-          (e: unknown) => fail(e),
+          (e: unknown) => {
+            const error = crossing(e, 'mock.clock.advance');
+            move.done({ error: `${error.name}: ${error.message}` });
+            return JSON.stringify({ error });
+          },
         );
       }
       return fail(new TypeError(`mock.clock.${op} is not a clock method: now, set and advance are.`));
     };
+  }
+
+  /** The mock's company, as the rehearsal's mock holds it. */
+  async heldCompany(): Promise<{ uuid: string; company_id: string }> {
+    const { company } = await this.mock();
+    return { uuid: company.uuid, company_id: company.company_id };
   }
 
   /** The mock's time now, or undefined when no rehearsal has run. */
@@ -154,4 +182,9 @@ export class Rehearsal {
     this.#mock = undefined;
     if (mock) await (await mock.catch(() => undefined))?.close();
   }
+}
+
+/** What a report shows of one recorded webhook. */
+function recorded(webhook: { url: string; event: { id: string; type: string } }): RecordedWebhook {
+  return { url: webhook.url, type: webhook.event.type, eventId: webhook.event.id };
 }

@@ -1,5 +1,8 @@
-/** What a run shows besides its result: one record per API call (and mock clock move), and the console output. */
-
+/**
+ * What a run shows besides its result: one record per API call that left the host (and per mock clock
+ * move or refused call), and the console output. A call is listed when it starts, so one still in
+ * flight when the run ends is listed too.
+ */
 /** One call the code made through `client` (or `mock.clock`). */
 export interface CallRecord {
   /** The SDK method (`campaigns.create`) or the clock's (`mock.clock.advance`). */
@@ -14,7 +17,11 @@ export interface CallRecord {
   status?: number;
   /** The answer's `x-request-id`. */
   requestId?: string;
-  /** Milliseconds the call took on the host. */
+  /** True when the server answered a write's retry with the first answer (`Idempotent-Replayed`): nothing new was written. */
+  replayed?: boolean;
+  /** True for a call still in flight when the run ended: it left the host, and its outcome is unknown. */
+  inFlight?: boolean;
+  /** Milliseconds the call took on the host (until the run ended, for one in flight). */
   ms: number;
   /** Why it failed or was refused, for a person. */
   error?: string;
@@ -25,12 +32,51 @@ export interface CallRecord {
 /** Console output kept per run: enough for a model to read, not enough to flood its context. */
 const CONSOLE_LIMIT_CHARS = 20_000;
 
+const elapsed = (since: number) => Math.round((performance.now() - since) * 10) / 10;
+
 /** The calls and console output of one run. */
 export class RunLog {
   readonly calls: CallRecord[] = [];
   readonly console: string[] = [];
+  readonly #pending = new Map<CallRecord, number>();
+  #settle: (() => void) | undefined;
   #chars = 0;
   #cut = false;
+
+  /** Lists a call as it starts; `done` fills in its outcome. */
+  begin(record: Omit<CallRecord, 'ms'>): { done(outcome: Partial<CallRecord>): void } {
+    const started = performance.now();
+    const entry: CallRecord = { ...record, ms: 0 };
+    this.calls.push(entry);
+    this.#pending.set(entry, started);
+    return {
+      done: (outcome) => {
+        if (!this.#pending.delete(entry)) return;
+        Object.assign(entry, outcome, { ms: elapsed(started) });
+        if (this.#pending.size === 0) this.#settle?.();
+      },
+    };
+  }
+
+  /** Resolves once no call is in flight, or after `ms`, whichever is first. */
+  async settled(ms: number): Promise<void> {
+    if (this.#pending.size === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#settle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** The calls as they stand: one still in flight is marked so, its outcome unknown. Copies, which later outcomes leave alone. */
+  snapshot(): CallRecord[] {
+    return this.calls.map((c) => {
+      const started = this.#pending.get(c);
+      return started === undefined ? { ...c } : { ...c, inFlight: true, ms: elapsed(started), error: 'in flight when the run ended: outcome unknown' };
+    });
+  }
 
   /** Whether console output was cut at `CONSOLE_LIMIT_CHARS`. */
   get consoleCut(): boolean {
@@ -40,13 +86,13 @@ export class RunLog {
   /** Keeps a console line (`warn` and `error` lines marked as such) until the budget is spent. */
   print(level: string, text: string): void {
     if (this.#cut) return;
-    const line = level === 'warn' || level === 'error' ? `[${level}] ${text}` : text;
-    if (this.#chars + line.length > CONSOLE_LIMIT_CHARS) {
+    const raw = level === 'warn' || level === 'error' ? `[${level}] ${text}` : text;
+    const room = CONSOLE_LIMIT_CHARS - this.#chars;
+    this.console.push(raw.length > room ? raw.slice(0, room) : raw);
+    this.#chars += Math.min(raw.length, room);
+    if (raw.length > room) {
       this.#cut = true;
-      this.console.push(`[console output cut at ${CONSOLE_LIMIT_CHARS} characters]`);
-      return;
+      this.console.push(`[console output cut at ${CONSOLE_LIMIT_CHARS.toLocaleString('en-US')} characters]`);
     }
-    this.#chars += line.length;
-    this.console.push(line);
   }
 }

@@ -8,7 +8,16 @@
  * with a deadline) on one shared WebAssembly module. Host functions answer synchronously or with a
  * promise; the run drives the sandbox's job queue itself, waking when a host promise settles.
  */
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  type CustomizeVariantOptions,
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
 
 /** A host function: JSON text in (its arguments), JSON text out, at once or later. */
 export type HostFunction = (argsJson: string) => string | Promise<string>;
@@ -21,9 +30,13 @@ export interface SandboxLimits {
   memoryBytes: number;
 }
 
-/** Why a run was ended from outside the code: a limit, or a host function's `stop`. */
-interface Breach {
-  kind: 'time' | 'memory' | 'stack' | 'stopped' | 'deadlock';
+/**
+ * Why a run was ended from outside the code: a limit of the engine (`time`, `memory`, `stack`), a code
+ * waiting on nothing (`deadlock`), or a host function's `stop` (`calls`: the call limit; `read-only`: a
+ * write refused). Told apart by `kind`, never by the message.
+ */
+export interface Breach {
+  kind: 'time' | 'memory' | 'stack' | 'deadlock' | 'calls' | 'read-only';
   message: string;
 }
 
@@ -65,7 +78,7 @@ export class RunControl {
   readonly #inflight = new Set<Promise<unknown>>();
   #wake: (() => void) | undefined;
 
-  /** Aborted when the run ends, for whatever reason: in-flight host work should stop. */
+  /** Aborted once the run is over and its calls in flight had their time (`finish`): host work still going should stop. */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
@@ -81,7 +94,7 @@ export class RunControl {
     this.#wake?.();
   }
 
-  /** Called once the run is over. */
+  /** Called once the run is over and its calls had their time to end: what is still in flight is aborted. */
   finish(): void {
     this.#abort.abort(new Error('The run is over.'));
   }
@@ -103,6 +116,21 @@ export class RunControl {
   }
 }
 
+/**
+ * Emscripten's own error printer, silenced: a runtime that ran out of memory can fail its leak check as
+ * it is freed, and Emscripten would print that abort to stderr. The run has ended with its limit by
+ * then, and the module is replaced (see `run`); the server's stderr is for its own lines.
+ * (`emscriptenModule`'s properties go to Emscripten as they are; `printErr` is one of its settings.)
+ */
+const QUIET: CustomizeVariantOptions = { emscriptenModule: { printErr: () => {} } as CustomizeVariantOptions['emscriptenModule'] };
+
+/** The variant a module namespace holds: its default export, or the default's (as ESM and CommonJS builds wrap it). */
+function variantOf(m: unknown): QuickJSSyncVariant {
+  let v = m as { type?: unknown; default?: unknown };
+  while (v && v.type === undefined && v.default) v = v.default as typeof v;
+  return v as unknown as QuickJSSyncVariant;
+}
+
 /** QuickJS's own recursion limit, in bytes of its stack: below the depth at which the host's stack would overflow first. */
 const MAX_STACK_BYTES = 256 * 1024;
 
@@ -118,7 +146,8 @@ export class Sandbox {
   #load(): Promise<QuickJSWASMModule> {
     if (!this.#module) {
       // The variant's module and its WebAssembly load with the first run (or `warm()`), not with this file.
-      const loading = newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync'));
+      const variant = import('@jitl/quickjs-wasmfile-release-sync').then((m): QuickJSSyncVariant => newVariant(variantOf(m), QUIET));
+      const loading = newQuickJSWASMModuleFromVariant(variant);
       this.#module = loading;
       // A module that failed to load is tried again at the next run.
       loading.catch(() => {
@@ -147,7 +176,6 @@ export class Sandbox {
       if (e instanceof RangeError) return { kind: 'breach', breach: { kind: 'stack', message: stackMessage() } };
       throw e;
     } finally {
-      spec.control.finish();
       run.close();
       try {
         context.dispose();

@@ -30,6 +30,11 @@ export class DocsSearch {
     this.#averageLength = this.#entries.reduce((sum, e) => sum + e.length, 0) / Math.max(1, n);
   }
 
+  /** The entry with this id (`operation:createCampaign`), if there is one. */
+  byId(id: string): DocEntry | undefined {
+    return this.#entries.find((e) => e.id === id);
+  }
+
   /**
    * The `limit` best entries for `query`, best first; none when no word of the query is in the docs.
    * A query naming an SDK method (`campaigns.create`) puts that method's operation first.
