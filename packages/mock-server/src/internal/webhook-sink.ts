@@ -68,10 +68,6 @@ export class WebhookSink {
     this.#recordOnly = recordOnly;
   }
 
-  constructor(recordOnly = false) {
-    this.#recordOnly = recordOnly;
-  }
-
   get log(): readonly MockWebhook[] {
     return this.#log;
   }
