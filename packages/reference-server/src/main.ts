@@ -1,7 +1,8 @@
 /**
  * `engagekit-server` (`npx @engagekit/reference-server`; `pnpm start` in the repository): the reference
  * server. Reads the environment once (config.ts), migrates the database, prints the admin token and the
- * demo company, and serves until SIGTERM or SIGINT, when it drains in-flight requests and exits 0.
+ * demo company, and serves until SIGTERM or SIGINT, when it answers not ready for DRAIN_DELAY_MS, then
+ * drains in-flight requests and exits 0.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,11 +31,11 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'draining');
+    logger.info({ signal, drainDelayMs: config.DRAIN_DELAY_MS }, 'draining');
     const force = setTimeout(() => {
       logger.warn({}, 'in-flight requests did not finish in 10 s; exiting');
       process.exit(0);
-    }, 10_000);
+    }, config.DRAIN_DELAY_MS + 10_000);
     force.unref();
     await server.close();
     process.exit(0);

@@ -92,6 +92,7 @@ export function createApp(deps: AppDeps) {
       limiter,
       requestId: requestIdOf(request, ids),
       now,
+      draining: deps.draining?.() ?? false,
       write: { newId, now: now.toISOString() },
       ids,
     };
@@ -141,6 +142,7 @@ export function createApp(deps: AppDeps) {
     if (err instanceof HttpError) return errorAnswer(err, requestId);
     if (isStoreUnavailable(err)) {
       logger.warn({ err, requestId }, 'the database is unavailable');
+      deps.observer?.databaseUnavailable?.();
       const retryAfter = String(err.retryAfterS);
       const message = `Service unavailable: the database is unavailable; retry in ${retryAfter} s`;
       return errorAnswer(new HttpError(503, message, { code: 'database_unavailable', headers: { 'retry-after': retryAfter } }), requestId);

@@ -98,6 +98,8 @@ export interface RunChunk {
 /** A chunk an instance claimed, with its campaign as it stood then. */
 export interface ClaimedChunk extends RunChunk {
   campaign: CampaignRecord;
+  /** True when an instance whose lease ran out held it before this claim (a take-over). */
+  taken_over?: boolean;
 }
 
 /**
