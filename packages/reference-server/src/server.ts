@@ -34,6 +34,7 @@ import { type FetchHandler, scrapeOnly, timed, withAdminMetrics } from './metric
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { openSqlStore, type SqlStore, type SqlStoreOptions } from './store/sql/open.ts';
+import type { Tracing } from './tracing/tracing.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
 /** Scalar's browser bundle, which the build copies beside the package's code, so /docs works offline. */
@@ -208,7 +209,8 @@ function metricsOver(store: Store, inFlight: () => number): ServerMetrics {
  * `openStore` opens the store from the options the config gives (`openSqlStore` by default).
  * `sinkOf` gives where the channel's later reports (WhatsApp's status and template webhooks, received
  * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default); `received` hears of
- * the statuses of each write (the metrics).
+ * the statuses of each write (the metrics). `tracing`, when the command started it, names request
+ * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts.
  */
 export async function startServer(
   config: ServerConfig,
@@ -217,6 +219,7 @@ export async function startServer(
   openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
   sinkOf: (store: Store, received?: (statuses: readonly ChannelStatus[], now: Date) => void) => ChannelSink = (store, received) =>
     channelSink(store, systemClock, logger, received),
+  tracing?: Tracing,
 ): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
@@ -254,7 +257,7 @@ export async function startServer(
       version,
     },
     logger,
-    observer: metrics.observer,
+    observer: tracing ? { ...metrics.observer, traceContext: tracing.traceContext } : metrics.observer,
     draining: () => draining,
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     pages: (app, pageHeaders) => {
@@ -271,7 +274,11 @@ export async function startServer(
       }
     },
     channel: metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null),
-    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY, transport: webhookTransport },
+    webhooks: {
+      retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+      endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      transport: tracing ? tracing.transport(webhookTransport) : webhookTransport,
+    },
     campaigns: {
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       chunkSize: config.CAMPAIGN_CHUNK_SIZE,
@@ -285,7 +292,7 @@ export async function startServer(
   inFlight = () => runtime.dispatcher.inFlight;
 
   const { isAdminToken } = createTokenService(jwtSecret, adminTokenHash);
-  const { url, metricsUrl, servers } = await listenAll(config, timed(runtime.app.fetch, metrics), metrics, isAdminToken, notices);
+  const { url, metricsUrl, servers } = await listenAll(config, timed(runtime.app.fetch, metrics, tracing?.nameRequest), metrics, isAdminToken, notices);
   const closeNow = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
     await runtime.close();

@@ -13,13 +13,14 @@ import { requestIdOf } from './http/request-id.ts';
 import { createRandomIds } from './ids.ts';
 import { createLeases } from './leases.ts';
 import { silentLogger } from './logger.ts';
+import type { RuntimeObserver } from './observer.ts';
 import { adminHandlers } from './routes/admin.ts';
 import { agencyHandlers } from './routes/agency.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import { type CompanyRecord, isStoreUnavailable } from './store/types.ts';
+import { type CompanyRecord, isStoreUnavailable, type WriteContext } from './store/types.ts';
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
@@ -93,7 +94,7 @@ export function createApp(deps: AppDeps) {
       requestId: requestIdOf(request, ids),
       now,
       draining: deps.draining?.() ?? false,
-      write: { newId, now: now.toISOString() },
+      write: writeContext(newId, now, deps.observer),
       ids,
     };
   };
@@ -151,6 +152,12 @@ export function createApp(deps: AppDeps) {
     return errorAnswer(new HttpError(500, 'Something went wrong on the backend'), requestId);
   });
   return app;
+}
+
+/** A request's writes at `now`: fresh ids, and the trace its webhook deliveries keep when the server traces (`RuntimeObserver.traceContext`). */
+function writeContext(newId: (prefix: string) => string, now: Date, observer: RuntimeObserver | undefined): WriteContext {
+  const traceContext = observer?.traceContext?.bind(observer);
+  return { newId, now: now.toISOString(), ...(traceContext && { traceContext }) };
 }
 
 /** What the app keeps of each bindings it serves (`createApp`). */

@@ -26,4 +26,9 @@ export interface RuntimeObserver {
   leaseRenewal?(ok: boolean): void;
   /** A request was answered 503 `database_unavailable`. */
   databaseUnavailable?(): void;
+  /**
+   * The trace a request's writes are part of, as a W3C `traceparent`, or null: kept with the webhook
+   * deliveries it queues, so a delivery made later, by any instance, links to it. Called during the request.
+   */
+  traceContext?(): string | null;
 }

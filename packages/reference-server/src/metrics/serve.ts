@@ -14,12 +14,14 @@ function operationOf(req: Request): string {
   return matchOperation(req.method, path)?.operation.operationId ?? 'none';
 }
 
-/** The app's fetch, each answer of an API operation timed into the metrics. */
-export function timed(fetch: FetchHandler, metrics: ServerMetrics) {
-  return async (req: Request) => {
+/** The app's fetch, each answer of an API operation timed into the metrics; `named` hears of each request's operation (the trace's span name). */
+export function timed(fetch: FetchHandler, metrics: ServerMetrics, named?: (method: string, operationId: string) => void): FetchHandler {
+  return async (req) => {
     const started = performance.now();
+    const operationId = operationOf(req);
+    named?.(req.method, operationId);
     const res = await fetch(req);
-    metrics.request(operationOf(req), res.status, (performance.now() - started) / 1000);
+    metrics.request(operationId, res.status, (performance.now() - started) / 1000);
     return res;
   };
 }

@@ -527,6 +527,7 @@ class WebhookDispatcher implements Dispatcher {
           headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
           body,
           timeoutMs: this.timeoutMs,
+          ...(delivery.trace_context && { traceContext: delivery.trace_context }),
         });
         statusCode = answer.status;
         retryAfterS = parseRetryAfter(answer.retryAfter, this.clock.now());
