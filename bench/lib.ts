@@ -109,3 +109,39 @@ export function row(r: Omit<Row, 'ratio' | 'met' | 'goal'> & { goal?: Goal }): R
     met: goal ? goal.met(ratio ?? Number.NaN) : null,
   };
 }
+
+/**
+ * CPU time (user + system, µs) this process spends a call of each side: `batches` turns, each running a
+ * batch of `batch` calls of every side (the order flipping every turn), with `process.cpuUsage()` read
+ * around each batch, and the trimmed mean of each side's batches. CPU time, not wall time: time the
+ * scheduler gives the machine's other work (and, over loopback, the server's process) is not counted.
+ * Batches rather than single calls: reading the clock is a syscall, and a few calls a batch make its cost
+ * negligible while the turns stay short enough that every side sees the same moment of the machine.
+ */
+export async function cpuPerCallInTurns<K extends string>(
+  batches: number,
+  batch: number,
+  sides: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, number>> {
+  const cpu = async (call: () => Promise<unknown>) => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < batch; i++) await call();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / batch;
+  };
+  const names = Object.keys(sides) as K[];
+  const perSide = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < batches; i++) {
+    for (const name of i % 2 === 0 ? names : [...names].reverse()) perSide[name].push(await cpu(sides[name]));
+  }
+  return Object.fromEntries(names.map((name) => [name, trimmedMean(perSide[name])])) as Record<K, number>;
+}
+
+/** Medians over `rounds` rounds of `cpuPerCallInTurns`, after one round of warm-up. */
+export async function cpuRounds<K extends string>(rounds: number, batches: number, batch: number, sides: Record<K, () => Promise<unknown>>) {
+  await cpuPerCallInTurns(batches, batch, sides); // warm up: JIT, connections
+  const r: Record<K, number>[] = [];
+  for (let round = 0; round < rounds; round++) r.push(await cpuPerCallInTurns(batches, batch, sides));
+  const names = Object.keys(sides) as K[];
+  return Object.fromEntries(names.map((name) => [name, median(r.map((x) => x[name]))])) as Record<K, number>;
+}

@@ -49,6 +49,7 @@ async function twoInstances(customers: number, campaigns: number) {
         name: `c${i}`,
         status: 'scheduled',
         pause_reason: null,
+        failure_reason: null,
         schedule_type: 'once',
         schedule: DUE,
         days: null,

@@ -3,6 +3,7 @@
  * sends were in flight at WhatsApp leaves those messages failed as interrupted (the instance that
  * takes the run over does not send them again), and the statuses WhatsApp sends for them afterwards,
  * matched by the message's own id in `biz_opaque_callback_data`, correct them to what really happened.
+ * And an instance killed while its messages wait to be sent again: another sends each once.
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -99,5 +100,64 @@ describe.skipIf(skip)(`a WhatsApp send in flight when its instance is killed${sk
     expect((await report()).messages).toEqual({ total: CUSTOMERS, sent: CUSTOMERS, delivered: CUSTOMERS, read: CUSTOMERS, failed: 0 });
     const wamidOf = new Map(wa.messages().map((m) => [m.bizOpaqueCallbackData, m.wamid]));
     for (const r of await rows()) expect(r).toEqual({ id: r.id, status: 'read', error: null, provider_message_id: wamidOf.get(r.id) });
+  }, 180_000);
+
+  it('loses and doubles nothing when an instance is killed while its messages wait to be sent again', async () => {
+    // Every recipient's first two sends meet a passing fault (131000); the third is accepted.
+    const wa = await createWhatsAppEmulator({
+      templates: [{ name: 'promo', language: 'en', bodyParams: 1 }],
+      messagesPerSecond: 1000,
+      refusals: [{ match: '*', code: 131000, times: 2 }],
+    });
+    cleanups.push(() => wa.close());
+    const db = await freshDatabase('whatsapp_retry_crash');
+    if (!db) throw new Error('DATABASE_URL is needed');
+    cleanups.push(() => db.drop());
+    const env = {
+      DATABASE_URL: db.url,
+      ADMIN_TOKEN,
+      DEMO_COMPANY: '0',
+      RATE_LIMIT_PER_MINUTE: '0',
+      SCHEDULER_INTERVAL_MS: '100',
+      CAMPAIGN_CHUNK_SIZE: '10',
+      LEASE_MS: '1000',
+      WHATSAPP_MESSAGES_PER_SECOND: '100',
+      // The first retry 1 to 2 s after the refusal, the second 4 to 8 s.
+      WHATSAPP_RETRY_BASE_MS: '2000',
+      ...whatsappEnvFor(wa),
+    };
+    const start = async () => {
+      const server = await startServerProcess(env, 60_000);
+      cleanups.push(() => server.stop('SIGKILL'));
+      return server;
+    };
+    const [first, second] = [await start(), await start()];
+    const call = jsonCaller(second.url);
+    const { data: company } = await call('POST', '/api/v2/companies', ADMIN_TOKEN, { name: 'Retry crash', company_id: 'WA_RETRY_CRASH' });
+    const { data: tok } = await call('POST', `/api/v2/companies/${company.uuid}/tokens`, ADMIN_TOKEN, {});
+    const customers = Array.from({ length: CUSTOMERS * 3 }, (_, i) => ({ phoneNumber: `+1555100${String(i).padStart(4, '0')}`, firstName: `C${i}` }));
+    await call('POST', `/api/v2/companies/${company.uuid}/customers`, ADMIN_TOKEN, { customers });
+    await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'promo', phone_number: '15550000000', wam_id: 'tpl-retry' });
+    const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+      name: 'retry crash',
+      schedule_type: 'once',
+      schedule: new Date().toISOString(),
+      template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+    });
+
+    // ---- killed once every first send was refused, with all the messages waiting for their retry ----
+    await vi.waitFor(() => expect(wa.refused().length).toBeGreaterThanOrEqual(customers.length), { timeout: 60_000, interval: 10 });
+    expect(await first.stop('SIGKILL')).toBe(null);
+
+    await vi.waitFor(
+      async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
+      { timeout: 90_000, interval: 200 },
+    );
+    // Each customer refused twice and sent once: nothing lost, nothing sent twice.
+    expect(wa.messages()).toHaveLength(customers.length);
+    expect(new Set(wa.messages().map((m) => m.waId)).size).toBe(customers.length);
+    expect(wa.refused()).toHaveLength(customers.length * 2);
+    const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${company.uuid}`, tok.token);
+    expect(report.messages).toMatchObject({ total: customers.length, sent: customers.length, failed: 0 });
   }, 180_000);
 });

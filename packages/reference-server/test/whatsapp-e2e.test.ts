@@ -158,6 +158,44 @@ for (const database of ['pglite', 'postgres'] as const) {
       expect((times.at(-1) as number) - (times[0] as number)).toBeGreaterThanOrEqual(9_000);
     }, 90_000);
 
+    it.skipIf(database !== 'postgres')(
+      'waits for the pair rate rather than meet 131056: two campaigns to the same customers, on two instances',
+      async () => {
+        // WhatsApp takes one message to a user every 6 s, with no burst borrowed.
+        const wa = await createWhatsAppEmulator({
+          templates: [{ name: 'promo', language: 'en', bodyParams: 1 }],
+          messagesPerSecond: 1000,
+          pairRate: { intervalMs: 6_000, burst: 1 },
+        });
+        cleanups.push(() => wa.close());
+        const server = await serverFor(wa, database, 'whatsapp_pair', { SCHEDULER_INTERVAL_MS: '100', WHATSAPP_MESSAGES_PER_SECOND: '100' });
+        await server.another();
+        const { call, token, uuid, campaignId } = await campaignOf(server.url, 10, 'pair');
+        const { data: second } = await call('POST', `/agency/createCampaign?uuid=${uuid}`, token, {
+          name: 'pair again',
+          schedule_type: 'once',
+          schedule: new Date().toISOString(),
+          template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+        });
+        for (const id of [campaignId, second.id]) {
+          await vi.waitFor(async () => expect((await call('GET', `/agency/getCampaign/${id}?uuid=${uuid}`, token)).data.status).toBe('completed'), {
+            timeout: 60_000,
+            interval: 200,
+          });
+        }
+        expect(wa.refused()).toEqual([]);
+        expect(wa.messages()).toHaveLength(20);
+        const byUser = new Map<string, number[]>();
+        for (const m of wa.messages()) byUser.set(m.waId, [...(byUser.get(m.waId) ?? []), m.acceptedAt]);
+        expect(byUser.size).toBe(10);
+        for (const [, times] of byUser) {
+          const [a, b] = times.sort((x, y) => x - y) as [number, number];
+          expect(b - a).toBeGreaterThanOrEqual(6_000);
+        }
+      },
+      90_000,
+    );
+
     it('sends again what WhatsApp refuses for now (130429), until every customer has the message once', async () => {
       // WhatsApp takes 20 a second; the server is set to 40, so about half the first sends are refused.
       const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 20 });
@@ -180,21 +218,21 @@ for (const database of ['pglite', 'postgres'] as const) {
       expect(report.messages).toMatchObject({ total: 60, failed: 0 });
     }, 90_000);
 
-    it('pauses a campaign whose template WhatsApp paused (132015), and completes it once reinstated and resumed', async () => {
+    it('pauses a campaign whose template WhatsApp no longer approves (132001), and completes it once approved and resumed', async () => {
       const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 1000 });
       cleanups.push(() => wa.close());
       const server = await serverFor(wa, database, 'whatsapp_paused', { SCHEDULER_INTERVAL_MS: '100', WHATSAPP_MESSAGES_PER_SECOND: '20' });
       const { call, token, uuid, campaignId } = await campaignOf(server.url, 40, 'paused');
       const campaign = async () => (await call('GET', `/agency/getCampaign/${campaignId}?uuid=${uuid}`, token)).data;
       await vi.waitFor(() => expect(wa.messages().length).toBeGreaterThanOrEqual(10), { timeout: 30_000, interval: 20 });
-      wa.setTemplateStatus({ name: 'promo', event: 'PAUSED' });
+      wa.setTemplateStatus({ name: 'promo', event: 'REJECTED' });
       await vi.waitFor(async () => expect((await campaign()).status).toBe('paused'), { timeout: 30_000, interval: 100 });
-      expect((await campaign()).pause_reason).toMatch(/^WhatsApp error 132015 on template promo: /);
+      expect((await campaign()).pause_reason).toMatch(/^WhatsApp error 132001 on template promo: /);
       // Nothing more goes out while it is paused.
       const accepted = wa.messages().length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(wa.messages()).toHaveLength(accepted);
-      wa.setTemplateStatus({ name: 'promo', event: 'REINSTATED' });
+      wa.setTemplateStatus({ name: 'promo', event: 'APPROVED' });
       await call('POST', `/api/v2/companies/${uuid}/campaigns/${campaignId}/resume`, token);
       await vi.waitFor(async () => expect((await campaign()).status).toBe('completed'), { timeout: 60_000, interval: 200 });
       expect(wa.messages()).toHaveLength(40);
@@ -202,6 +240,64 @@ for (const database of ['pglite', 'postgres'] as const) {
       const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${uuid}`, token);
       expect(report.messages).toMatchObject({ total: 40, failed: 0 });
     }, 90_000);
+
+    it('sends everything in the end when 10% of first sends meet a passing fault (131000), and fails undeliverable numbers once (131026)', async () => {
+      const wa = await createWhatsAppEmulator({
+        templates: [{ name: 'promo', language: 'en', bodyParams: 1 }],
+        messagesPerSecond: 1000,
+        refusals: [
+          { match: { to: '+15550000007' }, code: 131026 },
+          { match: { to: '+15550000013' }, code: 131026 },
+          { match: '*', code: 131000, share: 0.1, times: 1 },
+        ],
+      });
+      cleanups.push(() => wa.close());
+      const server = await serverFor(wa, database, 'whatsapp_transient', {
+        SCHEDULER_INTERVAL_MS: '100',
+        WHATSAPP_MESSAGES_PER_SECOND: '100',
+        WHATSAPP_RETRY_BASE_MS: '200',
+      });
+      const { call, token, uuid, campaignId } = await campaignOf(server.url, 60, 'transient');
+      await vi.waitFor(async () => expect((await call('GET', `/agency/getCampaign/${campaignId}?uuid=${uuid}`, token)).data.status).toBe('completed'), {
+        timeout: 60_000,
+        interval: 200,
+      });
+      const faulted = wa.refused().filter((r) => r.code === 131000);
+      expect(faulted.length).toBeGreaterThan(0);
+      // Every customer but the two undeliverable ones has the message, once; those two were tried once.
+      expect(wa.messages()).toHaveLength(58);
+      expect(new Set(wa.messages().map((m) => m.waId)).size).toBe(58);
+      expect(
+        wa
+          .refused()
+          .filter((r) => r.code === 131026)
+          .map((r) => r.to?.replace(/\D/g, ''))
+          .sort(),
+      ).toEqual(['15550000007', '15550000013']);
+      const { data: report } = await call('GET', `/agency/reportingCampaign?uuid=${uuid}`, token);
+      expect(report.messages).toMatchObject({ total: 60, failed: 2 });
+      expect(report.campaigns_detail[0].failed_by_code).toEqual([{ code: 131026, count: 2 }]);
+    }, 90_000);
+
+    it('fails the run, with the reason, when WhatsApp refuses the access token (190)', async () => {
+      const wa = await createWhatsAppEmulator({ templates: [{ name: 'promo', language: 'en', bodyParams: 1 }], messagesPerSecond: 1000 });
+      cleanups.push(() => wa.close());
+      const server = await serverFor(wa, database, 'whatsapp_token', {
+        SCHEDULER_INTERVAL_MS: '100',
+        WHATSAPP_MESSAGES_PER_SECOND: '20',
+        WHATSAPP_ACCESS_TOKEN: 'a-revoked-token',
+      });
+      const { call, token, uuid, campaignId } = await campaignOf(server.url, 40, 'token');
+      const campaign = async () => (await call('GET', `/agency/getCampaign/${campaignId}?uuid=${uuid}`, token)).data;
+      await vi.waitFor(async () => expect((await campaign()).status).toBe('failed'), { timeout: 30_000, interval: 100 });
+      expect(await campaign()).toMatchObject({ failure_reason: expect.stringMatching(/^WhatsApp error 190 \(the access token\): /), next_run_at: null });
+      // The run stopped at the first answers: the sends in flight then, not one per customer.
+      const tried = wa.refused().length;
+      expect(tried).toBeLessThan(40);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(wa.refused()).toHaveLength(tried);
+      expect(wa.messages()).toEqual([]);
+    }, 60_000);
 
     it("tracks a template by WhatsApp's review and later changes, and refuses a campaign on one paused", async () => {
       // WhatsApp reviews a template soon after it is made (50 ms here), before the company submits its id to the server.

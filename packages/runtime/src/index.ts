@@ -29,7 +29,7 @@ export { type CompanyHoldings, companyHoldings } from './domain/company-holdings
 export type { RenderedTemplate } from './domain/render.ts';
 export { newWebhookSecret, randomToken } from './domain/secrets.ts';
 export type { SendFailure } from './domain/send-failures.ts';
-export { inFlightForPace, type Pace } from './domain/send-pace.ts';
+export { inFlightForPace, PAIR_GAP_MS, type Pace } from './domain/send-pace.ts';
 export { applyTemplateStatus } from './domain/templates.ts';
 export { issueToken, type RevocationCheck, type TokenRequest } from './domain/tokens.ts';
 export {

@@ -5,7 +5,7 @@
  */
 import type { AttemptOutcome, MessageDeferral, MessageOutcome } from './store/types.ts';
 
-/** How a campaign run ended: `completed` (a recurring campaign's run too), or `failed` when every message failed. */
+/** How a campaign run ended: `completed` (a recurring campaign's run too), or `failed` (every message failed, or the provider refused the configuration). */
 export type RunEnd = 'completed' | 'failed';
 
 /** Hooks the runtime calls as it works; `RuntimeOptions.observer`. */
@@ -14,7 +14,7 @@ export interface RuntimeObserver {
   webhookAttempt?(attempt: { outcome: AttemptOutcome['status']; seconds: number }): void;
   /** Campaign runs this instance started (their chunks planned). */
   runsStarted?(count: number): void;
-  /** A campaign run ended, by the instance that finished its last chunk. */
+  /** A campaign run ended: by the instance that finished its last chunk, or that failed it on a refusal of the configuration. */
   runEnded?(end: RunEnd): void;
   /** The campaign was paused on a provider's refusal. */
   campaignPaused?(): void;

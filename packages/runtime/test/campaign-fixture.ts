@@ -38,6 +38,7 @@ export async function campaignFixture(
     name: 'hello',
     status: 'scheduled',
     pause_reason: null,
+    failure_reason: null,
     schedule_type: 'once',
     schedule: RUN,
     days: null,

@@ -1,5 +1,6 @@
 /** `createAdminClient`: the operator's client, with the admin token: companies, their tokens, customers and webhook endpoints. */
 import type { APIPromise } from './api-promise.ts';
+import { campaignControl } from './campaign-controls.ts';
 import type { ClientOptions } from './client.ts';
 import { type ApiClient, exact } from './internal/api-client.ts';
 import { one, type PaginatedPage, paginatedList, required } from './internal/calls.ts';
@@ -7,6 +8,7 @@ import type { RequestOptions } from './internal/request.ts';
 import { check, createTransport } from './internal/setup.ts';
 import type { ListOptions, PagePromise } from './pagination.ts';
 import type {
+  Campaign,
   Company,
   CompanyListParams,
   CreateCompanyBody,
@@ -55,6 +57,14 @@ export interface EngageAdminClient {
       /** Revokes every token of the company issued until now, listed or not: every instance refuses them within 5 s. */
       revokeAll(uuid: string, options?: RequestOptions): APIPromise<TokensRevoked>;
     };
+    campaigns: {
+      /** Pauses one of the company's campaigns, scheduled or running (a paused one resolves as it is). Another status rejects with `ConflictError`. */
+      pause(uuid: string, id: string, options?: RequestOptions): APIPromise<Campaign>;
+      /** Resumes one of the company's paused campaigns. A completed, failed or cancelled one rejects with `ConflictError`. */
+      resume(uuid: string, id: string, options?: RequestOptions): APIPromise<Campaign>;
+      /** Cancels one of the company's campaigns for good (a cancelled one resolves as it is). A completed or failed one rejects with `ConflictError`. */
+      cancel(uuid: string, id: string, options?: RequestOptions): APIPromise<Campaign>;
+    };
     customers: {
       /** Imports customers into the company (upserted by phone number). */
       import(uuid: string, body: ImportCustomersBody, options?: RequestOptions): APIPromise<ImportCustomersResult>;
@@ -96,6 +106,7 @@ export function createAdminClient(options: AdminClientOptions): EngageAdminClien
   const api = t.client(options.baseUrl);
   const admin = exact(api);
   const company = (method: string, uuid: string) => required(`companies.${method}`, 'a company uuid', uuid);
+  const control = campaignControl(t, admin, 'companies.campaigns');
   return {
     companies: {
       create: (body, o) => one(t, 'createCompany', o, (init) => admin.POST('/api/v2/companies', { ...init, body })),
@@ -122,6 +133,11 @@ export function createAdminClient(options: AdminClientOptions): EngageAdminClien
           one(t, 'revokeCompanyTokens', o, (init) =>
             admin.DELETE('/api/v2/companies/{uuid}/tokens', { ...init, params: { path: { uuid: company('tokens.revokeAll', uuid) } } }),
           ),
+      },
+      campaigns: {
+        pause: (uuid, id, o) => control('pause', uuid, id, o),
+        resume: (uuid, id, o) => control('resume', uuid, id, o),
+        cancel: (uuid, id, o) => control('cancel', uuid, id, o),
       },
       customers: {
         import: (uuid, body, o) =>

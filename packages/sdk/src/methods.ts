@@ -236,6 +236,26 @@ export const adminMethods: MethodTable = {
           result: 'TokensRevoked',
         },
       },
+      campaigns: {
+        pause: {
+          operationId: 'pauseCampaign',
+          doc: "Pauses one of the company's campaigns, scheduled or running (a paused one resolves as it is). Another status rejects with `ConflictError`.",
+          args: ['uuid', 'id'],
+          result: 'Campaign',
+        },
+        resume: {
+          operationId: 'resumeCampaign',
+          doc: "Resumes one of the company's paused campaigns. A completed, failed or cancelled one rejects with `ConflictError`.",
+          args: ['uuid', 'id'],
+          result: 'Campaign',
+        },
+        cancel: {
+          operationId: 'cancelCampaign',
+          doc: "Cancels one of the company's campaigns for good (a cancelled one resolves as it is). A completed or failed one rejects with `ConflictError`.",
+          args: ['uuid', 'id'],
+          result: 'Campaign',
+        },
+      },
       customers: {
         import: {
           operationId: 'importCustomers',

@@ -2,6 +2,7 @@
  * The resource methods of the company client: each sends its request through openapi-fetch's typed
  * methods, so its path, method, parameters and body are checked against the contract's `paths`.
  */
+import { campaignControl } from './campaign-controls.ts';
 import type { EngageClient } from './client.ts';
 import { EngageError } from './errors.ts';
 import { exact } from './internal/api-client.ts';
@@ -23,6 +24,7 @@ interface ResourceConfig {
 export function createResources({ uuid, transport: t, api, webhookSecret }: ResourceConfig): Omit<EngageClient, 'api'> {
   const agency = exact(api.agency);
   const orders = exact(api.orders);
+  const control = campaignControl(t, agency, 'campaigns');
   return {
     agency: {
       sync: (options) => one(t, 'sync', options, (init) => agency.POST('/agency/sync', { ...init, params: { query: { uuid } } })),
@@ -45,27 +47,9 @@ export function createResources({ uuid, transport: t, api, webhookSecret }: Reso
         one(t, 'getCampaign', options, (init) =>
           agency.GET('/agency/getCampaign/{id}', { ...init, params: { path: { id: required('campaigns.get', 'a campaign id', id) }, query: { uuid } } }),
         ),
-      pause: (id, options) =>
-        one(t, 'pauseCampaign', options, (init) =>
-          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/pause', {
-            ...init,
-            params: { path: { uuid, id: required('campaigns.pause', 'a campaign id', id) } },
-          }),
-        ),
-      resume: (id, options) =>
-        one(t, 'resumeCampaign', options, (init) =>
-          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/resume', {
-            ...init,
-            params: { path: { uuid, id: required('campaigns.resume', 'a campaign id', id) } },
-          }),
-        ),
-      cancel: (id, options) =>
-        one(t, 'cancelCampaign', options, (init) =>
-          agency.POST('/api/v2/companies/{uuid}/campaigns/{id}/cancel', {
-            ...init,
-            params: { path: { uuid, id: required('campaigns.cancel', 'a campaign id', id) } },
-          }),
-        ),
+      pause: (id, options) => control('pause', uuid, id, options),
+      resume: (id, options) => control('resume', uuid, id, options),
+      cancel: (id, options) => control('cancel', uuid, id, options),
     },
     customers: {
       list: (params, options) =>

@@ -10,6 +10,7 @@ const campaign = {
   name: 'spring',
   status: 'scheduled',
   pause_reason: null,
+  failure_reason: null,
   schedule_type: 'once',
   schedule: '2030-01-15T10:00:00.000Z',
   days: null,

@@ -4,7 +4,7 @@
  * Each call returns the answer the HTTP layer writes (a status and a JSON body).
  */
 import { randomBytes } from 'node:crypto';
-import { planStatuses, ruleFor } from './fates.ts';
+import { planStatuses, refusalFor, ruleFor } from './fates.ts';
 import { type GraphError, graphError } from './graph-errors.ts';
 import { SlidingWindow, TokenBuckets } from './limits.ts';
 import { type Fate, type FateRule, type ResolvedOptions, type Settings, SettingsSchema, type TemplateEvent } from './options.ts';
@@ -58,6 +58,8 @@ export class EmulatorCore {
   readonly outbox: WebhookOutbox;
   readonly #throughput: SlidingWindow;
   readonly #pairs: TokenBuckets;
+  /** How many sends each refusal rule refused, by `${rule index}:${wa id}` (for a rule's `times`). */
+  readonly #refusedBy = new Map<string, number>();
 
   readonly options: ResolvedOptions;
 
@@ -108,6 +110,12 @@ export class EmulatorCore {
     if ('error' in template) return this.#refuse(phoneNumberId, to, template.error);
     const at = now();
     const waId = request.to.replace(/\D/g, '');
+    const refusal = refusalFor(this.settings.refusals, request.to, (index) => this.#refusedBy.get(`${index}:${waId}`) ?? 0);
+    if (refusal) {
+      const key = `${refusal.index}:${waId}`;
+      this.#refusedBy.set(key, (this.#refusedBy.get(key) ?? 0) + 1);
+      return this.#refuse(phoneNumberId, to, graphError(refusal.rule.code, `refused by the refusal rule ${refusal.index} for ${waId}`));
+    }
     if (!this.#throughput.take(phoneNumberId, at)) {
       return this.#refuse(
         phoneNumberId,
@@ -251,6 +259,7 @@ export class EmulatorCore {
     this.settings = { ...this.settings, ...settings };
     if (settings.messagesPerSecond !== undefined) this.#throughput.setLimit(settings.messagesPerSecond);
     if (settings.pairRate !== undefined) this.#pairs.setRate(settings.pairRate);
+    if (settings.refusals !== undefined) this.#refusedBy.clear();
     this.outbox.settingsChanged();
   }
 
@@ -265,6 +274,7 @@ export class EmulatorCore {
     this.#throughput.setLimit(this.settings.messagesPerSecond);
     this.#throughput.reset();
     this.#pairs.setRate(this.settings.pairRate);
+    this.#refusedBy.clear();
   }
 }
 

@@ -2,7 +2,8 @@
  * What becomes of each message: the first fate rule that takes its recipient (the caller's rules, then
  * the built-in ones), and the statuses that fate posts, when, in which order and how often.
  */
-import type { Disorder, Fate, FateRule, Settings } from './options.ts';
+import { createHash } from 'node:crypto';
+import type { Disorder, Fate, FateRule, RecipientMatch, RefusalRule, Settings } from './options.ts';
 
 /**
  * The built-in rules, by the recipient's last digits (the README's table): after the caller's rules,
@@ -21,10 +22,29 @@ export const DEFAULT_FATE_RULES: readonly FateRule[] = [
 const digitsOf = (phone: string) => phone.replace(/\D/g, '');
 
 /** Whether `rule` takes the recipient `to` (any formatting: only digits are compared). */
-export function ruleTakes(rule: FateRule, to: string): boolean {
+export function ruleTakes(rule: { match: RecipientMatch }, to: string): boolean {
   if (rule.match === '*') return true;
   if ('suffix' in rule.match) return digitsOf(to).endsWith(rule.match.suffix);
   return digitsOf(rule.match.to) === digitsOf(to);
+}
+
+/** Where a recipient falls in [0, 1), fixed by its digits: which `share` of recipients a refusal rule takes. */
+export function recipientShare(to: string): number {
+  return createHash('sha256').update(digitsOf(to)).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/**
+ * The refusal rule that refuses a send to `to`, if any: the first of `rules` that takes the recipient,
+ * has it in its `share`, and has refused it fewer than `times` times (`refusedBefore(index)` counts them).
+ */
+export function refusalFor(rules: readonly RefusalRule[], to: string, refusedBefore: (index: number) => number): { rule: RefusalRule; index: number } | null {
+  for (const [index, rule] of rules.entries()) {
+    if (!ruleTakes(rule, to)) continue;
+    if (rule.share !== undefined && recipientShare(to) >= rule.share) continue;
+    if (rule.times !== undefined && refusedBefore(index) >= rule.times) continue;
+    return { rule, index };
+  }
+  return null;
 }
 
 /** The first rule of `rules`, then of the built-in ones, that takes `to`. */

@@ -10,6 +10,8 @@ export {
   EmulatorOptionsError,
   type Fate,
   type FateRule,
+  type RecipientMatch,
+  type RefusalRule,
   type ReviewRule,
   type SeedTemplate,
   type Settings,

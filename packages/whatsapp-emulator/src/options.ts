@@ -30,20 +30,42 @@ export const DisorderSchema = z
 /** How statuses leave: reversed, doubled, or late. */
 export type Disorder = z.infer<typeof DisorderSchema>;
 
+/** Which recipients a rule takes: `'*'`, `{ suffix }` of the recipient's digits, or `{ to }`. */
+export const RecipientMatchSchema = z.union([
+  z.literal('*'),
+  z.object({ suffix: digits }).strict(),
+  z.object({ to: z.string().regex(/^\+?\d{1,20}$/, 'must be a phone number: digits, with or without a leading +') }).strict(),
+]);
+/** Which recipients a rule takes. */
+export type RecipientMatch = z.infer<typeof RecipientMatchSchema>;
+
 /** A fate rule: which recipients it takes, and what becomes of their messages. */
 export const FateRuleSchema = z
   .object({
-    match: z.union([
-      z.literal('*'),
-      z.object({ suffix: digits }).strict(),
-      z.object({ to: z.string().regex(/^\+?\d{1,20}$/, 'must be a phone number: digits, with or without a leading +') }).strict(),
-    ]),
+    match: RecipientMatchSchema,
     fate: FateSchema,
   })
   .extend(DisorderSchema.shape)
   .strict();
 /** A fate rule: `match` (`'*'`, `{ suffix }` of the recipient's digits, or `{ to }`), its `fate`, and optional disorder. */
 export type FateRule = z.infer<typeof FateRuleSchema>;
+
+/**
+ * A refusal rule: sends to the recipients it takes are refused at once with a Cloud API error `code`
+ * (the answer's HTTP status is Meta's for that code), before the limits count them. `share` picks that
+ * part of the recipients (fixed by each recipient's number, default all); `times` refuses only that many
+ * sends to each recipient, then lets the next through (default: every one).
+ */
+export const RefusalRuleSchema = z
+  .object({
+    match: RecipientMatchSchema,
+    code: z.number().int().min(0).max(10_000_000),
+    share: z.number().min(0).max(1).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .strict();
+/** A refusal rule: `match`, the error `code`, and optionally the `share` of recipients and the `times` each is refused. */
+export type RefusalRule = z.infer<typeof RefusalRuleSchema>;
 
 /** The events of a template's status webhook. */
 export const TemplateEventSchema = z.enum(['APPROVED', 'REJECTED', 'PENDING', 'PAUSED', 'DISABLED', 'FLAGGED', 'REINSTATED']);
@@ -98,6 +120,8 @@ export const SettingsSchema = z
     /** Messages accepted per phone number in any sliding one-second window; more answer 130429. */
     messagesPerSecond: z.number().int().min(1).max(100_000),
     pairRate: PairRateSchema,
+    /** Rules that refuse sends with an error code, checked before the limits (transient faults, a revoked token, a restricted account...). */
+    refusals: z.array(RefusalRuleSchema).max(1000),
     /** Waits before each retry of a webhook post that was not answered 200, in ms; after the last, it is dropped. */
     retrySchedule: z.array(ms).max(20),
     /** Disorder for every message (a fate rule's own disorder adds to it). */
@@ -159,6 +183,7 @@ export const DEFAULT_SETTINGS: Settings = {
   answerMs: 0,
   messagesPerSecond: 80,
   pairRate: { intervalMs: 6_000, burst: 5 },
+  refusals: [],
   retrySchedule: [100, 500, 2_000, 5_000],
   disorder: {},
   templateReview: [],

@@ -134,6 +134,32 @@ describe('validation', () => {
     expect([answer.status, answer.body.error.code]).toEqual([400, 100]);
   });
 
+  it('refuses by its refusal rules: a code for a share of recipients, each the first `times` sends only', async () => {
+    wa.configure({
+      refusals: [
+        { match: { suffix: '77' }, code: 131026 },
+        { match: '*', code: 131000, share: 0.5, times: 1 },
+      ],
+    });
+    const undeliverable = await send(wa, templateSend('15550100077'));
+    expect([undeliverable.status, undeliverable.body.error.code]).toEqual([400, 131026]);
+    // Half the recipients, by their numbers, are refused once with 131000 (HTTP 500), then accepted.
+    const recipients = Array.from({ length: 40 }, (_, i) => `1555020${String(i).padStart(4, '0')}`);
+    const first = await Promise.all(recipients.map((to) => send(wa, templateSend(to))));
+    const refused = first.filter((a) => a.status === 500);
+    expect(refused.every((a) => a.body.error.code === 131000)).toBe(true);
+    expect(refused.length).toBeGreaterThan(5);
+    expect(refused.length).toBeLessThan(35);
+    const again = await Promise.all(recipients.map((to) => send(wa, templateSend(to))));
+    expect(again.map((a) => a.status)).toEqual(recipients.map(() => 200));
+    expect(
+      wa
+        .refused()
+        .map((r) => r.code)
+        .sort(),
+    ).toEqual([131026, ...refused.map(() => 131000)].sort());
+  });
+
   it.each([
     ['an unknown template', { name: 'nope', language: { code: 'en_US' } }, 404, 132001],
     ['a known template in another language', { name: 'order_update', language: { code: 'pt_BR' } }, 404, 132001],

@@ -1311,6 +1311,11 @@ export interface components {
              * @example null
              */
             pause_reason: string | null;
+            /**
+             * @description Why the campaign failed, null unless it did: the provider’s error code when a configuration problem (the access token, a permission, the account, payment, the sending number) ended its run, or `every message of its run failed`.
+             * @example null
+             */
+            failure_reason: string | null;
             schedule_type: components["schemas"]["ScheduleType"];
             /**
              * Format: date-time

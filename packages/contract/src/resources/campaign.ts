@@ -147,6 +147,11 @@ export const Campaign = z
         'Why the campaign is paused, null unless it is: `paused by the company` after pauseCampaign; a provider error’s code and template when the provider refused the template.',
       example: null,
     }),
+    failure_reason: z.string().nullable().meta({
+      description:
+        'Why the campaign failed, null unless it did: the provider’s error code when a configuration problem (the access token, a permission, the account, payment, the sending number) ended its run, or `every message of its run failed`.',
+      example: null,
+    }),
     schedule_type: ScheduleType,
     schedule: Timestamp,
     days: Days.nullable(),

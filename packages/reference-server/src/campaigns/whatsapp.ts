@@ -1,4 +1,4 @@
-import type { ChannelAdapter, OutboundMessage } from '@engagekit/runtime';
+import { type ChannelAdapter, type OutboundMessage, PAIR_GAP_MS } from '@engagekit/runtime';
 
 /** Settings of the WhatsApp Cloud API channel. */
 interface WhatsAppOptions {
@@ -86,7 +86,9 @@ export function createWhatsAppChannel(opts: WhatsAppOptions): ChannelAdapter {
   return {
     name: 'whatsapp',
     inFlight: opts.inFlight ?? 1,
-    ...(opts.messagesPerSecond !== undefined && { pace: { key: `whatsapp:${opts.phoneNumberId}`, perSecond: opts.messagesPerSecond } }),
+    ...(opts.messagesPerSecond !== undefined && {
+      pace: { key: `whatsapp:${opts.phoneNumberId}`, perSecond: opts.messagesPerSecond, pairGapMs: PAIR_GAP_MS },
+    }),
     async send(message) {
       let res: Response;
       try {

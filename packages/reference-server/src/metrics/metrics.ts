@@ -115,7 +115,7 @@ function campaignMetrics(registers: Registers): RuntimeObserver {
   });
   const runs = new Counter({
     name: 'engagekit_campaign_runs_total',
-    help: "Campaign runs by event: started (this instance planned it), completed, failed (every message failed) and paused (on a provider's refusal).",
+    help: "Campaign runs by event: started (this instance planned it), completed, failed (every message failed, or the provider refused the configuration) and paused (on a provider's refusal).",
     labelNames: ['event'],
     registers,
   });

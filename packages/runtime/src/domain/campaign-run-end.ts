@@ -4,8 +4,9 @@
  * chunks were all done). Its own room, so that both the run (campaign-runs.ts) and the campaign's
  * controls (campaign-control.ts) end runs without importing each other.
  */
+import { runFailsFrom } from '../rules/campaign-control.ts';
 import type { Store } from '../store/ports.ts';
-import type { CampaignRecord } from '../store/types.ts';
+import { type CampaignRecord, exclusive } from '../store/types.ts';
 import { afterRun } from './campaigns.ts';
 
 /** The lock a run's end takes. */
@@ -28,4 +29,28 @@ export async function endRunIfDone(
   const after = afterRun(campaign, company?.timezone ?? 'UTC', runKey, now, totals);
   const ended = await tx.finishRun(campaign.id, runKey, after, now.toISOString());
   return ended ? { ...totals, status: after.status } : null;
+}
+
+/**
+ * Ends the campaign's run `failed` with `reason` as its `failure_reason`: the provider refused a send
+ * for a configuration problem (the token, a permission, the account), which every further message
+ * would meet too. Under the run's lock, a `running` campaign, or one paused meanwhile
+ * (`runFailsFrom`): its chunks not done are closed, so nothing more of the run is sent, and no later
+ * run is planned (a recurring campaign stops: create it again once the configuration is fixed). Its
+ * messages not sent stay `pending`. Null when the campaign had left those statuses (cancelled, or
+ * failed already by another send).
+ */
+export function failRun(store: Store, campaign: Pick<CampaignRecord, 'company_uuid' | 'id'>, reason: string, now: Date): Promise<CampaignRecord | null> {
+  return store.transaction(async (tx) => {
+    await tx.lock([exclusive(runLock(campaign.id))]);
+    const failed = await tx.updateCampaignIf(
+      campaign.company_uuid,
+      campaign.id,
+      runFailsFrom,
+      { status: 'failed', failure_reason: reason, pause_reason: null, next_run_at: null, endDate: now.toISOString().slice(0, 10) },
+      now.toISOString(),
+    );
+    if (failed) await tx.closeChunks(campaign.id);
+    return failed;
+  });
 }

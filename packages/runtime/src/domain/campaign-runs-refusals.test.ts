@@ -122,5 +122,46 @@ forEveryStore((kind, makeStore) => {
       expect(channel.sent.filter((m) => m.to.endsWith('0002'))).toHaveLength(2);
       expect(new Set(channel.sent.map((m) => m.customerId)).size).toBe(6);
     });
+
+    it('fails the run on a configuration refusal, with the code as its reason, and sends nothing more of it', async () => {
+      const { store, clock, ids, company, campaign, messages } = await fixture(6);
+      const channel = refusingChannel((m) => (m.to.endsWith('0001') ? refused(190) : undefined));
+      const scheduler = createScheduler({ store, channel, clock, ids, chunkSize: 2, concurrency: 1 });
+      await scheduler.tick();
+      expect(await store.getCampaign(company.uuid, campaign.id)).toMatchObject({
+        status: 'failed',
+        failure_reason: expect.stringMatching(/^WhatsApp error 190 \(the access token\): /),
+        next_run_at: null,
+      });
+      // The chunks before the refused one's went; those after it never ran, and never will.
+      const sent = channel.sent.length;
+      expect(sent).toBeLessThan(6);
+      clock.advance(60_000);
+      await scheduler.tick();
+      expect(channel.sent).toHaveLength(sent);
+      expect((await messages()).find((m) => m.phone_number.endsWith('0001'))).toMatchObject({ status: 'failed', error_code: 190 });
+      // A failed campaign is not resumed.
+      expect(await resumeCampaign(store, company, campaign.id, clock.now())).toMatchObject({ outcome: 'status_conflict' });
+    });
+
+    it('keeps the pair rate: a customer messaged less than the gap ago waits for its turn, then gets the second campaign', async () => {
+      const { store, clock, ids, company, campaign } = await fixture(3);
+      const second = await store.createCampaign({ ...campaign, id: ids.newId('cmp'), name: 'hello again', status: 'scheduled', next_run_at: RUN });
+      const channel = { ...refusingChannel(() => undefined), pace: { key: 'pn:pair', perSecond: 1000, pairGapMs: 6000 } };
+      const scheduler = createScheduler({ store, channel, clock, ids, chunkSize: 10, concurrency: 2 });
+      await scheduler.tick();
+      // One campaign's three went; the other's wait their turn.
+      expect(channel.sent).toHaveLength(3);
+      clock.advance(5000);
+      await scheduler.tick();
+      expect(channel.sent).toHaveLength(3);
+      clock.advance(1100);
+      await scheduler.tick();
+      expect(channel.sent).toHaveLength(6);
+      for (const c of [campaign, second]) expect(await statusOf(store, company.uuid, c.id)).toBe('completed');
+      // Each customer had one message of each campaign, and no attempt was spent waiting.
+      expect(new Set(channel.sent.map((m) => `${m.campaignId}:${m.customerId}`)).size).toBe(6);
+      expect((await runMessages(store, company.uuid, second.id)).every((m) => m.attempts === 0)).toBe(true);
+    });
   });
 });

@@ -10,8 +10,9 @@
  * other message it had recorded is sent.
  *
  * A send the provider refuses goes by the refusal's class (`judgeAnswer`): sent again later, the
- * campaign paused, or the message failed. A chunk with messages waiting is handed back rather than
- * finished: until their next attempt, or until the campaign's resume.
+ * campaign paused, the run failed, or the message failed. A message to a recipient the provider
+ * number messaged less than its pair gap ago waits its turn (`takePairTurns`). A chunk with messages
+ * waiting is handed back rather than finished: until their next attempt, or until the campaign's resume.
  */
 import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
@@ -31,12 +32,12 @@ import {
   type MessageRecord,
 } from '../store/types.ts';
 import { pauseCampaign } from './campaign-control.ts';
-import { endRunIfDone, runLock } from './campaign-run-end.ts';
+import { endRunIfDone, failRun, runLock } from './campaign-run-end.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
-import { classifySendFailure, retryDelayMs } from './send-failures.ts';
-import { realWait, sendPaced, type Wait } from './send-pace.ts';
+import { classifySendFailure, failureMeaning, retryDelayMs } from './send-failures.ts';
+import { realWait, sendPaced, takePairTurns, type Wait } from './send-pace.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
 export interface RunContext {
@@ -66,6 +67,7 @@ export interface RetrySettings {
 export const RETRY_DEFAULTS: RetrySettings = { baseMs: 1000, maxAttempts: 5 };
 
 const INTERRUPTED = 'interrupted: the run stopped while the provider had it; not sent again';
+const PAIR_WAIT = 'waiting: the number had a message less than the pair gap ago';
 
 /** Starts the runs of up to `limit` due campaigns, `chunkSize` customers to a chunk. */
 export function startDueRuns(run: RunContext, limit: number, chunkSize: number): Promise<CampaignRecord[]> {
@@ -154,8 +156,9 @@ const earliest = (a: string | null, b: string | null): string | null => (a === n
  * its pace (`sendPaced`), and records their outcomes. Each send starts as soon as its slot is taken,
  * with nothing between, so the provider counts it within the slot's margin.
  */
-async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]): Promise<MessageDeferral[]> {
+async function send(run: RunContext, chunk: ClaimedChunk, outbound: Outbound[]): Promise<MessageDeferral[]> {
   const { store, channel, clock } = run;
+  const { messages, waiting } = await pairTurns(run, outbound);
   if (channel.external ?? true) {
     await store.updateMessages(
       messages.map(({ record }) => ({ id: record.id, status: 'sending', error: null, error_code: null, provider_message_id: null })),
@@ -167,7 +170,7 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
   );
   const now = clock.now();
   const outcomes = judged.flatMap((j) => ('outcome' in j ? [j.outcome] : []));
-  const deferrals = judged.flatMap((j) => ('deferral' in j ? [j.deferral] : []));
+  const deferrals = [...waiting, ...judged.flatMap((j) => ('deferral' in j ? [j.deferral] : []))];
   const folded = foldStatuses(outcomes, channel.takeStatuses?.(now) ?? []);
   await store.updateMessages(folded.outcomes, now.toISOString());
   await store.deferMessages(deferrals, now.toISOString());
@@ -180,7 +183,32 @@ async function send(run: RunContext, chunk: ClaimedChunk, messages: Outbound[]):
     run.logger.warn({ campaign: chunk.campaign_id, reason: pause }, 'campaign paused: the provider refuses its messages');
     run.observer?.campaignPaused?.();
   }
+  const [failure] = judged.flatMap((j) => (j.failRun ? [j.failRun] : []));
+  if (failure && (await failRun(store, chunk.campaign, failure, now))) {
+    run.logger.error({ campaign: chunk.campaign_id, runKey: chunk.run_key, reason: failure }, 'campaign run failed: the provider refuses the configuration');
+    run.observer?.runEnded?.('failed');
+  }
   return deferrals;
+}
+
+/**
+ * The messages whose recipients have their pair turn now (`takePairTurns`), to send; the others wait,
+ * `pending`, due at their turn (an attempt not counted).
+ */
+async function pairTurns(run: RunContext, outbound: Outbound[]): Promise<{ messages: Outbound[]; waiting: MessageDeferral[] }> {
+  const turns = await takePairTurns(
+    run,
+    run.channel.pace,
+    outbound.map((m) => m.customer.phoneNumber),
+  );
+  const messages: Outbound[] = [];
+  const waiting: MessageDeferral[] = [];
+  outbound.forEach((m, i) => {
+    const at = turns[i] ?? null;
+    if (at === null) messages.push(m);
+    else waiting.push({ id: m.record.id, attempts: m.record.attempts, next_attempt_at: at, error: PAIR_WAIT, error_code: null });
+  });
+  return { messages, waiting };
 }
 
 /** Sends one message, and what the channel's answer makes of it (`judgeAnswer`). */
@@ -199,8 +227,11 @@ async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer 
   return judgeAnswer(record, result, chunk.campaign.template_payload.template_name, run.retry ?? RETRY_DEFAULTS, run.clock.now());
 }
 
-/** What a send's answer makes of its message: an outcome to record, or a wait (`pending` again), with the pause it calls for. */
-type Judged = { outcome: MessageOutcome } | { deferral: MessageDeferral; pause?: string };
+/**
+ * What a send's answer makes of its message: an outcome to record, or a wait (`pending` again); and
+ * the campaign's pause, or the run's failure, it calls for, with the reason.
+ */
+type Judged = ({ outcome: MessageOutcome } | { deferral: MessageDeferral }) & { pause?: string; failRun?: string };
 
 /**
  * What the channel's answer makes of a message, by the class of a refusal (`classifySendFailure`,
@@ -211,8 +242,8 @@ type Judged = { outcome: MessageOutcome } | { deferral: MessageDeferral; pause?:
  *   template as its reason; the resume sends it.
  * - `interrupted` (the request may have reached the provider unanswered): failed as a crash's is,
  *   without the provider's word, so its later status corrects it; not sent again.
- * - `fail-message` and `fail-run`: failed with the code (a run failed for its configuration fails
- *   every message so).
+ * - `fail-run`: failed with the code, and the run failed with the code and what it is about as its reason.
+ * - `fail-message`: failed with the code.
  */
 function judgeAnswer(record: MessageRecord, result: SendResult, templateName: string, retry: RetrySettings, now: Date): Judged {
   const { id } = record;
@@ -235,6 +266,10 @@ function judgeAnswer(record: MessageRecord, result: SendResult, templateName: st
         deferral: { id, attempts: record.attempts, next_attempt_at: null, ...refusal },
         pause: `WhatsApp error ${result.errorCode ?? 'without a code'} on template ${templateName}: ${result.error ?? 'refused'}`,
       };
+    case 'fail-run': {
+      const code = result.errorCode as number;
+      return { outcome: failed, failRun: `WhatsApp error ${code} (${failureMeaning(code)}): ${result.error ?? 'refused'}` };
+    }
     default:
       return { outcome: failed };
   }

@@ -83,6 +83,7 @@ export async function createCampaign(
       name: campaign.name,
       status: 'scheduled',
       pause_reason: null,
+      failure_reason: null,
       schedule_type: campaign.schedule_type,
       schedule: new Date(campaign.schedule).toISOString(),
       days: campaign.schedule_type === 'recurring' ? (campaign.days ?? null) : null,
@@ -109,9 +110,13 @@ export function getCampaign(store: Store, company: CompanyRecord, id: string): P
   return store.getCampaign(company.uuid, id);
 }
 
+/** The `failure_reason` of a once campaign whose run's messages all failed. */
+export const EVERY_MESSAGE_FAILED = 'every message of its run failed';
+
 /**
  * What a campaign becomes after a run for `runKey` ended at `now`: a recurring one is scheduled for
- * its next listed time; a once campaign is completed, or failed when every message failed.
+ * its next listed time; a once campaign is completed, or failed (`EVERY_MESSAGE_FAILED`) when every
+ * message failed.
  */
 export function afterRun(
   campaign: CampaignRecord,
@@ -119,11 +124,17 @@ export function afterRun(
   runKey: string,
   now: Date,
   outcome: { sent: number; failed: number },
-): Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'> {
+): Pick<CampaignRecord, 'status' | 'failure_reason' | 'next_run_at' | 'endDate'> {
   const next =
     campaign.schedule_type === 'recurring' && campaign.days
       ? nextRecurringRun(campaign.days, timeZone, new Date(Math.max(now.getTime(), Date.parse(runKey) + 1)))
       : null;
-  if (next) return { status: 'scheduled', next_run_at: next.toISOString(), endDate: null };
-  return { status: outcome.failed > 0 && outcome.sent === 0 ? 'failed' : 'completed', next_run_at: null, endDate: now.toISOString().slice(0, 10) };
+  if (next) return { status: 'scheduled', failure_reason: null, next_run_at: next.toISOString(), endDate: null };
+  const failed = outcome.failed > 0 && outcome.sent === 0;
+  return {
+    status: failed ? 'failed' : 'completed',
+    failure_reason: failed ? EVERY_MESSAGE_FAILED : null,
+    next_run_at: null,
+    endDate: now.toISOString().slice(0, 10),
+  };
 }

@@ -51,16 +51,22 @@ export interface SendFailure {
 
 const inCodes = (codes: Codes, code: number) => codes.some((c) => (typeof c === 'number' ? c === code : code >= c[0] && code <= c[1]));
 
+/** The table's row of `code`, if any. */
+const rowOf = (code: number) => WHATSAPP_ERROR_CLASSES.find((r) => inCodes(r.codes, code));
+
+/** What a code of the table is about (its row's `meaning`); null for a code in no row. */
+export function failureMeaning(code: number): string | null {
+  return rowOf(code)?.meaning ?? null;
+}
+
 /**
  * The class of a failed send: by the provider's code (`WHATSAPP_ERROR_CLASSES`); a code in no row, or
  * none, by the HTTP status (429 and 5xx retry, any other answer fails the message); no answer at all,
  * `retry` when the request surely did not reach the provider, `interrupted` when it may have.
  */
 export function classifySendFailure(failure: SendFailure): SendFailureClass {
-  if (failure.code !== null) {
-    const row = WHATSAPP_ERROR_CLASSES.find((r) => inCodes(r.codes, failure.code as number));
-    if (row) return row.class;
-  }
+  const row = failure.code === null ? undefined : rowOf(failure.code);
+  if (row) return row.class;
   if (failure.httpStatus === null) return failure.mayHaveReached ? 'interrupted' : 'retry';
   return failure.httpStatus === 429 || failure.httpStatus >= 500 ? 'retry' : 'fail-message';
 }

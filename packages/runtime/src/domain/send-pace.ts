@@ -6,11 +6,16 @@
 import type { Clock } from '../clock.ts';
 import type { SendPacePort } from '../store/ports.ts';
 
-/** A provider number's pace: the key its slots are kept under, and its messages a second. */
+/** A provider number's pace: the key its slots are kept under, its messages a second, and its pair rate. */
 export interface Pace {
   key: string;
   perSecond: number;
+  /** The least time between two messages to one recipient (`PAIR_GAP_MS` for WhatsApp); absent: none. */
+  pairGapMs?: number;
 }
+
+/** WhatsApp's pair rate: one message from a number to one user every 6 s; sooner ones may meet 131056. */
+export const PAIR_GAP_MS = 6_000;
 
 /**
  * The window a slot is held for after its send's answer: WhatsApp's second, and a little for clocks of
@@ -85,4 +90,25 @@ export async function sendPaced<T>(
   const results = await Promise.all(started);
   await Promise.all(stamped);
   return results;
+}
+
+/**
+ * The pair rate: for each of `recipients` (in order; one may come twice), null when it may be sent to
+ * now, or when its turn comes (ISO-8601): its last message to it, kept by every instance on the store,
+ * was less than the pace's `pairGapMs` ago, or it came earlier in the list. A turn is stamped with when
+ * the last of these sends may start at the number's pace, so the gap is kept from the sends themselves.
+ * Without a pair rate, all go now.
+ */
+export async function takePairTurns(deps: { store: SendPacePort; clock: Clock }, pace: Pace | undefined, recipients: string[]): Promise<(string | null)[]> {
+  if (!pace?.pairGapMs || recipients.length === 0) return recipients.map(() => null);
+  const gapMs = pace.pairGapMs;
+  const at = deps.clock.now().getTime() + Math.ceil((recipients.length * 1000) / pace.perSecond);
+  const distinct = [...new Set(recipients)];
+  const waiting = await deps.store.takePairTurns(pace.key, distinct, gapMs, new Date(at).toISOString());
+  const seen = new Set<string>();
+  return recipients.map((to) => {
+    if (seen.has(to)) return new Date(at + gapMs).toISOString();
+    seen.add(to);
+    return waiting.get(to) ?? null;
+  });
 }

@@ -30,6 +30,12 @@ export const campaignControls: Readonly<Record<CampaignAction, CampaignControlRu
   cancel: { from: ['scheduled', 'running', 'paused'], settled: ['cancelled'] },
 };
 
+/**
+ * The statuses whose run a provider's refusal for a configuration problem ends `failed`
+ * (`failRun`, domain/campaign-run-end.ts): one running, or paused meanwhile.
+ */
+export const runFailsFrom: readonly Status[] = ['running', 'paused'];
+
 /** What an action comes to on a campaign in `status`: a change, nothing to do, or a conflict. */
 export function controlOutcome(action: CampaignAction, status: Status): 'change' | 'settled' | 'conflict' {
   const rule = campaignControls[action];

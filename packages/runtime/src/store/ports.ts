@@ -219,7 +219,12 @@ export interface CampaignRunPort {
    * Ends the campaign's run of `runKey`: sets status, next_run_at and endDate. False (nothing written)
    * when the campaign is not on that run any more (another instance ended it).
    */
-  finishRun(campaignId: string, runKey: string, patch: Pick<CampaignRecord, 'status' | 'next_run_at' | 'endDate'>, now: string): Promise<boolean>;
+  finishRun(
+    campaignId: string,
+    runKey: string,
+    patch: Pick<CampaignRecord, 'status' | 'failure_reason' | 'next_run_at' | 'endDate'>,
+    now: string,
+  ): Promise<boolean>;
   /**
    * Records messages, in one write with their counts and runs, each unless its run already has one for
    * that customer; gives the ids it inserted.
@@ -227,7 +232,10 @@ export interface CampaignRunPort {
   insertMessages(messages: MessageRecord[]): Promise<Set<string>>;
   /** Sets messages' outcomes where they move them forward (`advances`, `rules/message-status.ts`), in one write with their counts. */
   updateMessages(outcomes: MessageOutcome[], now: string): Promise<void>;
-  /** Puts messages still `sending` back to `pending`, with their attempts, next attempt and the refusal, in one write with their counts. */
+  /**
+   * Puts messages still `sending` back to `pending` (or leaves `pending` ones not handed over yet), with
+   * their attempts, next attempt and the refusal or the wait, in one write with their counts.
+   */
   deferMessages(deferrals: MessageDeferral[], now: string): Promise<void>;
   /**
    * Applies a provider's statuses where they move their messages forward (`advances`), in one write
@@ -369,6 +377,12 @@ export interface SendPacePort {
   takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string, holdMs?: number): Promise<SendSlotsTaken>;
   /** Records `at` as the last use of these slots of `key`: the time their sends were answered, when the provider had counted them. */
   stampSendSlots(key: string, slots: number[], at: string): Promise<void>;
+  /**
+   * The pair rate: takes a turn of `key` (the provider number) to each of `recipients` (distinct) whose
+   * last turn was at least `gapMs` before `at`, recording `at` as its new one. Resolves to those left
+   * waiting, each with when its turn comes (ISO-8601).
+   */
+  takePairTurns(key: string, recipients: string[], gapMs: number, at: string): Promise<Map<string, string>>;
 }
 
 /**

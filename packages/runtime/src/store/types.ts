@@ -38,7 +38,9 @@ export interface CampaignRecord extends Omit<Campaign, 'uuid' | 'startDate'> {
 }
 
 /** What a change of a campaign's status writes: the status, and the fields that go with it. */
-export interface CampaignStatusPatch extends Pick<CampaignRecord, 'status'>, Partial<Pick<CampaignRecord, 'pause_reason' | 'next_run_at' | 'endDate'>> {}
+export interface CampaignStatusPatch
+  extends Pick<CampaignRecord, 'status'>,
+    Partial<Pick<CampaignRecord, 'pause_reason' | 'failure_reason' | 'next_run_at' | 'endDate'>> {}
 
 export interface OrderRecord extends Order {
   company_uuid: string;

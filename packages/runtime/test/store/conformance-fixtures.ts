@@ -59,6 +59,7 @@ export function campaign(companyUuid: string, name: string, now: string, overrid
     name,
     status: 'scheduled',
     pause_reason: null,
+    failure_reason: null,
     schedule_type: 'once',
     schedule: '2025-02-01T09:00:00.000Z',
     days: null,

@@ -141,7 +141,7 @@ export function describeRunConformance(store: CurrentStore): void {
       expect(await store().finishChunk(two.id, 'ins_b')).toBe(true);
       expect(await store().pendingChunks(c.id, DUE)).toBe(0);
       expect((await store().runningCampaigns(co.uuid)).map((x) => x.id)).toEqual([c.id]);
-      const ended = { status: 'completed' as const, next_run_at: null, endDate: '2025-02-01' };
+      const ended = { status: 'completed' as const, failure_reason: null, next_run_at: null, endDate: '2025-02-01' };
       expect(await store().finishRun(c.id, '2025-03-01T09:00:00.000Z', ended, at(2))).toBe(false);
       expect(await store().finishRun(c.id, DUE, ended, at(2))).toBe(true);
       expect(await store().finishRun(c.id, DUE, ended, at(3))).toBe(false);

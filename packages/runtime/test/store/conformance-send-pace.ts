@@ -60,4 +60,22 @@ export function describeSendPaceConformance(store: CurrentStore): void {
       expect(slots.every((slot) => slot >= 0 && slot < 20)).toBe(true);
     });
   });
+
+  describe('pair turns', () => {
+    it('gives a recipient a turn once a gap after its last, per number, and says when the others come', async () => {
+      expect(await store().takePairTurns('pn:7', ['+1', '+2'], 6000, at(0))).toEqual(new Map());
+      // +1 had its turn at 0: its next is at 6000; +3 is new.
+      expect(await store().takePairTurns('pn:7', ['+1', '+3'], 6000, at(2000))).toEqual(new Map([['+1', at(6000)]]));
+      // Another number's turns are its own.
+      expect(await store().takePairTurns('pn:8', ['+1'], 6000, at(2000))).toEqual(new Map());
+      // A refused turn does not move the last: at 6000 +1 and +2 go, +3 (at 2000) waits until 8000.
+      expect(await store().takePairTurns('pn:7', ['+1', '+2', '+3'], 6000, at(6000))).toEqual(new Map([['+3', at(8000)]]));
+      expect(await store().takePairTurns('pn:7', ['+3'], 6000, at(8000))).toEqual(new Map());
+    });
+
+    it('never gives one turn to two concurrent takers', async () => {
+      const takes = await Promise.all(Array.from({ length: 6 }, () => store().takePairTurns('pn:9', ['+1', '+2', '+3'], 6000, at(0))));
+      for (const to of ['+1', '+2', '+3']) expect(takes.filter((waiting) => !waiting.has(to))).toHaveLength(1);
+    });
+  });
 }

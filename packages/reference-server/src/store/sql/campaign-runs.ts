@@ -107,7 +107,7 @@ async function updateMessages(db: StoreDatabase, outcomes: MessageOutcome[], now
     SELECT 1`);
 }
 
-/** Puts messages still `sending` back to `pending` with their attempts, next attempt and refusal, in one statement with their counts. */
+/** Puts messages still `sending` (or `pending`, not handed over yet) back to `pending` with their attempts, next attempt and refusal or wait, in one statement with their counts. */
 async function deferMessages(db: StoreDatabase, deferrals: MessageDeferral[], now: string): Promise<void> {
   if (deferrals.length === 0) return;
   const column = (pick: (d: MessageDeferral) => string | null) => sql`${sql.param(deferrals.map(pick))}::text[]`;
@@ -117,7 +117,7 @@ async function deferMessages(db: StoreDatabase, deferrals: MessageDeferral[], no
                            ${column((d) => (d.error_code === null ? null : String(d.error_code)))})
                  AS p (id, attempts, next_attempt_at, error, error_code)),
     old AS (
-      SELECT m.id, m.status, m.error_code FROM messages AS m JOIN patch ON m.id = patch.id WHERE m.status = 'sending' FOR UPDATE OF m),
+      SELECT m.id, m.status, m.error_code FROM messages AS m JOIN patch ON m.id = patch.id WHERE m.status IN ('sending', 'pending') FOR UPDATE OF m),
     upd AS (
       UPDATE messages AS m SET status = 'pending', attempts = patch.attempts::int, next_attempt_at = patch.next_attempt_at::timestamptz,
              error = patch.error, error_code = patch.error_code::int, updated_at = ${now}

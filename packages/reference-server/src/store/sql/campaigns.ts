@@ -145,6 +145,7 @@ export function createSqlCampaigns(conn: SqlConnection): CampaignPort {
       const changes: Partial<CampaignRecord> = definedOnly({
         status: patch.status,
         pause_reason: patch.pause_reason,
+        failure_reason: patch.failure_reason,
         endDate: patch.endDate,
         next_run_at: patch.next_run_at,
       });

@@ -50,6 +50,7 @@ function campaignFromRow(r: Row): CampaignRecord {
     name: r.name as string,
     status: r.status as CampaignRecord['status'],
     pause_reason: (r.pause_reason as string | null) ?? null,
+    failure_reason: (r.failure_reason as string | null) ?? null,
     schedule_type: r.schedule_type as CampaignRecord['schedule_type'],
     schedule: isoOrNull(r.schedule) as string,
     days: jsonValue(r.days),
@@ -235,7 +236,7 @@ export function createSqlRunChunks(conn: SqlConnection, driver: Pick<SqlDriver, 
     async finishRun(campaignId, runKey, patch, now) {
       const rows = rowsOf(
         await db.execute(sql`
-          UPDATE campaigns SET status = ${patch.status}, next_run_at = ${patch.next_run_at}, end_date = ${patch.endDate}, updated_at = ${now}
+          UPDATE campaigns SET status = ${patch.status}, failure_reason = ${patch.failure_reason}, next_run_at = ${patch.next_run_at}, end_date = ${patch.endDate}, updated_at = ${now}
            WHERE id = ${campaignId} AND status = 'running' AND next_run_at = ${runKey}::timestamptz RETURNING id`),
       );
       return rows.length > 0;

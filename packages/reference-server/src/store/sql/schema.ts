@@ -158,6 +158,8 @@ export const campaigns = pgTable(
     status: text('status').$type<'scheduled' | 'running' | 'completed' | 'paused' | 'failed' | 'cancelled'>().notNull(),
     /** Why it is paused; null unless it is. */
     pause_reason: text('pause_reason'),
+    /** Why it failed; null unless it did. */
+    failure_reason: text('failure_reason'),
     schedule_type: text('schedule_type').$type<'once' | 'recurring'>().notNull(),
     schedule: timestamp('schedule').notNull(),
     days: jsonb('days').$type<Days>(),
@@ -442,6 +444,20 @@ export const sendSlots = pgTable(
     used_at: bigint('used_at', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.slot] })],
+);
+
+/**
+ * The pair rate: each provider number's last turn to each recipient (ms since the epoch). A turn older
+ * than the gap says nothing, and is forgotten a few at a time (`takePairTurns`).
+ */
+export const pairTurns = pgTable(
+  'pair_turns',
+  {
+    key: text('key').notNull(),
+    recipient: text('recipient').notNull(),
+    last_at: bigint('last_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.recipient] }), index('pair_turns_key_last_at').on(t.key, t.last_at)],
 );
 
 /** The runs (due times) each campaign has had, kept with the first message of each run. */

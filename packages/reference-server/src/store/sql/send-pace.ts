@@ -3,12 +3,13 @@
  * locks the free ones it picks (`FOR UPDATE SKIP LOCKED`), so instances on one database share them and
  * never take one slot twice. A sliding log over `limit` rows: `rate-limiter-flexible`'s PostgreSQL
  * limiter counts fixed windows, which lets up to twice the limit through around a window's edge.
+ * And the pair rate's turns, a row per number and recipient.
  */
 import type { SendPacePort } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
 import type { SqlConnection } from './connection.ts';
 import { rowsOf } from './raw.ts';
-import { sendSlots } from './schema.ts';
+import { pairTurns, sendSlots } from './schema.ts';
 
 /** The SQL store's send pace on `conn` (the pool, or one transaction). */
 export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
@@ -53,6 +54,35 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
     async stampSendSlots(key, slots, at) {
       if (slots.length === 0) return;
       await db.execute(sql`UPDATE ${sendSlots} SET used_at = ${Date.parse(at)}::bigint WHERE key = ${key} AND slot = any(${sql.param(slots)}::int[])`);
+    },
+    async takePairTurns(key, recipients, gapMs, at) {
+      const waiting = new Map<string, string>();
+      if (recipients.length === 0) return waiting;
+      const now = Date.parse(at);
+      const list = sql`${sql.param(recipients)}::text[]`;
+      // One statement: a turn is taken where the last is older than the gap (a turn another instance
+      // takes meanwhile holds the row, and wins); the rows of those left waiting, as they were; and a few
+      // turns older than the gap forgotten, twice as many as asked for, so the table keeps up.
+      const rows = rowsOf(
+        await db.execute(sql`
+          WITH took AS (
+            INSERT INTO ${pairTurns} (key, recipient, last_at) SELECT ${key}, r, ${now}::bigint FROM unnest(${list}) AS r
+            ON CONFLICT (key, recipient) DO UPDATE SET last_at = excluded.last_at WHERE ${pairTurns}.last_at <= ${now - gapMs}::bigint
+            RETURNING recipient),
+          forgot AS (
+            DELETE FROM ${pairTurns} WHERE key = ${key} AND recipient IN (
+              SELECT recipient FROM ${pairTurns} WHERE key = ${key} AND last_at <= ${now - gapMs}::bigint AND recipient <> ALL(${list})
+               LIMIT ${recipients.length * 2}::int))
+          SELECT recipient, NULL::bigint AS last_at FROM took
+          UNION ALL
+          SELECT recipient, last_at FROM ${pairTurns}
+           WHERE key = ${key} AND recipient = ANY(${list}) AND recipient NOT IN (SELECT recipient FROM took)`),
+      );
+      const took = new Set(rows.filter((r) => r.last_at === null).map((r) => r.recipient as string));
+      const last = new Map(rows.filter((r) => r.last_at !== null).map((r) => [r.recipient as string, Number(r.last_at)]));
+      // Neither taken nor seen: another instance took it meanwhile, at about `now`.
+      for (const to of recipients) if (!took.has(to)) waiting.set(to, new Date((last.get(to) ?? now) + gapMs).toISOString());
+      return waiting;
     },
   };
 }

@@ -176,6 +176,7 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
       const c = deps.campaignById(campaignId);
       if (c?.status !== 'running' || c.next_run_at !== runKey) return false;
       deps.setStatus(c, patch.status);
+      c.failure_reason = patch.failure_reason;
       c.next_run_at = patch.next_run_at;
       c.endDate = patch.endDate;
       c.updated_at = now;
@@ -299,7 +300,7 @@ function memoryRunMessages() {
     async deferMessages(deferrals, now) {
       for (const { id, ...deferral } of deferrals) {
         const m = messages.get(id);
-        if (m?.status !== 'sending') continue;
+        if (m?.status !== 'sending' && m?.status !== 'pending') continue;
         count(m, -1);
         Object.assign(m, {
           status: 'pending',

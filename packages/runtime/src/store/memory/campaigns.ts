@@ -12,6 +12,7 @@ function applyPatch(company: CompanyState, campaign: CampaignRecord, patch: Part
     campaign.status = patch.status;
   }
   if (patch.pause_reason !== undefined) campaign.pause_reason = patch.pause_reason;
+  if (patch.failure_reason !== undefined) campaign.failure_reason = patch.failure_reason;
   if (patch.endDate !== undefined) campaign.endDate = patch.endDate;
   if (patch.next_run_at !== undefined) campaign.next_run_at = patch.next_run_at === null ? null : iso(patch.next_run_at);
   campaign.updated_at = iso(now);
@@ -57,8 +58,8 @@ export function memoryCampaigns(state: MemoryState): CampaignPort {
       const company = state.states.get(companyUuid);
       const campaign = company?.campaignsById.get(id);
       if (!company || !campaign || !from.includes(campaign.status)) return null;
-      const { status, pause_reason, next_run_at, endDate, updated_at } = campaign;
-      state.tx.undoable(() => applyPatch(company, campaign, { status, pause_reason, next_run_at, endDate }, updated_at));
+      const { status, pause_reason, failure_reason, next_run_at, endDate, updated_at } = campaign;
+      state.tx.undoable(() => applyPatch(company, campaign, { status, pause_reason, failure_reason, next_run_at, endDate }, updated_at));
       applyPatch(company, campaign, patch, now);
       return copy(campaign);
     },
