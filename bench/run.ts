@@ -25,6 +25,7 @@ import { benches as sdkBenches } from './rows/sdk.ts';
 import { benches as serverBenches } from './rows/server.ts';
 import { benches as serverHealthBenches } from './rows/server-health.ts';
 import { benches as serverWriteBenches } from './rows/server-write.ts';
+import { benches as tracingBenches } from './rows/tracing.ts';
 import { benches as twinBenches } from './rows/twin.ts';
 import { benches as webhookBenches } from './rows/webhooks.ts';
 
@@ -45,6 +46,7 @@ const benches: Bench[] = [
   ...twinBenches,
   ...serverBenches,
   ...serverWriteBenches,
+  ...tracingBenches,
   ...serverHealthBenches,
   ...reportBenches,
   ...campaignBenches,

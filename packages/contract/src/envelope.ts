@@ -84,6 +84,7 @@ export const specificErrorCodes = {
     description: 'the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first',
   },
   database_unavailable: { status: 503, description: 'the database refuses connections or every connection stayed busy; retry after `Retry-After`' },
+  draining: { status: 503, description: 'getReadiness while the instance drains before it stops; send requests to another instance' },
 } as const satisfies Record<string, { status: ErrorStatus; description: string }>;
 
 /**

@@ -3,7 +3,19 @@ import { PageQuery, Pagination, Paging, success } from './envelope.ts';
 import { defineOperation } from './operation.ts';
 import { CompanyUuid } from './primitives.ts';
 import { Campaign, CampaignIdParams, CompanyCampaignParams, CreateCampaignBody } from './resources/campaign.ts';
-import { Company, CompanyParams, CreateCompanyBody, CreateTokenBody, Health, IssuedToken, Token, TokenParams, TokensRevoked } from './resources/company.ts';
+import {
+  Company,
+  CompanyParams,
+  CreateCompanyBody,
+  CreateTokenBody,
+  Health,
+  IssuedToken,
+  Liveness,
+  Readiness,
+  Token,
+  TokenParams,
+  TokensRevoked,
+} from './resources/company.ts';
 import { Customer, ImportCustomersBody, ImportCustomersResult } from './resources/customer.ts';
 import { AddOrderBody, Order, UpdateOrderBody, UpdateOrderParams } from './resources/order.ts';
 import { Report } from './resources/report.ts';
@@ -254,6 +266,30 @@ export const operations = {
     summary: 'Health check',
     description: 'Whether the server and its database answer. Public.',
     responses: { 200: { description: 'The server is up.', schema: success(Health, 'OK', 'HealthEnvelope') } },
+    errors: [503],
+  }),
+  getLiveness: defineOperation({
+    ...admin,
+    auth: { kind: 'public' },
+    operationId: 'getLiveness',
+    method: 'get',
+    path: '/api/v2/health/live',
+    summary: 'Liveness probe',
+    description:
+      'Answers 200 while the process can serve, without asking the database: a load balancer or orchestrator restarts an instance that stops answering it. Public.',
+    responses: { 200: { description: 'The process serves.', schema: success(Liveness, 'OK', 'LivenessEnvelope') } },
+    errors: [],
+  }),
+  getReadiness: defineOperation({
+    ...admin,
+    auth: { kind: 'public' },
+    operationId: 'getReadiness',
+    method: 'get',
+    path: '/api/v2/health/ready',
+    summary: 'Readiness probe',
+    description:
+      'Answers 200 while the instance takes traffic, and 503 while its database does not answer (`database_unavailable`) or while it drains before it stops (`draining`, for `DRAIN_DELAY_MS` after SIGTERM): a load balancer sends requests only to instances that answer 200. Public.',
+    responses: { 200: { description: 'The instance takes traffic.', schema: success(Readiness, 'OK', 'ReadinessEnvelope') } },
     errors: [503],
   }),
   createCompany: defineOperation({

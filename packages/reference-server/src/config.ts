@@ -44,6 +44,11 @@ const EnvSchema = z.object({
   AGENCY_PORT: port.optional(),
   ORDER_PORT: port.optional(),
   ADMIN_PORT: port.optional(),
+  METRICS_PORT: port.optional(),
+  DRAIN_DELAY_MS: int(0, 600_000).default(0),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('engagekit-reference-server'),
   DEMO_COMPANY: bool.default(true),
   CHANNEL: z.enum(['simulated', 'whatsapp'], 'must be simulated or whatsapp').default('simulated'),
   SIMULATED_FAILURE_RATE: z

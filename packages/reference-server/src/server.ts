@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import {
   type ChannelAdapter,
+  type ChannelStatus,
   createCompany,
   createRandomIds,
   createRuntime,
@@ -27,9 +28,13 @@ import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
 import { type ChannelSink, channelSink } from './channels/sink.ts';
 import { whatsappWebhookRoutes } from './channels/whatsapp-webhook.ts';
 import type { ServerConfig } from './config.ts';
+import { webhookBacklog } from './metrics/backlog.ts';
+import { createMetrics, type ServerMetrics } from './metrics/metrics.ts';
+import { type FetchHandler, scrapeOnly, timed, withAdminMetrics } from './metrics/serve.ts';
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { openSqlStore, type SqlStore, type SqlStoreOptions } from './store/sql/open.ts';
+import type { Tracing } from './tracing/tracing.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
 /** Scalar's browser bundle, which the build copies beside the package's code, so /docs works offline. */
@@ -59,7 +64,12 @@ function surfaceOnly(fetch: (req: Request) => Response | Promise<Response>, surf
 /** What a running server tells its caller. */
 interface RunningServer {
   url: string;
-  /** Stops accepting, lets in-flight requests finish, closes the store. */
+  /** The scrape port's URL, with METRICS_PORT. */
+  metricsUrl?: string;
+  /**
+   * Answers not ready (getReadiness 503 `draining`) for DRAIN_DELAY_MS with the listeners open, then
+   * stops accepting, lets in-flight requests finish and closes the store.
+   */
   close(): Promise<void>;
   notices: string[];
 }
@@ -116,40 +126,109 @@ function channelOf(config: ServerConfig): ChannelAdapter {
   });
 }
 
+/** How to open the store the config names: PostgreSQL's pool, or PGlite in DATA_DIR (`failed`: it failed for good). */
+function storeOptions(config: ServerConfig, logger: Logger, dataDir: string, failed: () => void): SqlStoreOptions {
+  if (config.DATABASE_URL) {
+    return {
+      databaseUrl: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+      onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
+      onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
+    };
+  }
+  return {
+    dataDir: join(dataDir, 'pglite'),
+    onFailure: (err) => {
+      logger.error({ err }, 'the embedded database failed; stopping (exit code 1)');
+      failed();
+    },
+  };
+}
+
+/** A listener on HOST:`port` serving `fetch`, once it listens, with its URL. */
+async function listenOn(config: ServerConfig, fetch: FetchHandler, port: number) {
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const server = serve({ fetch, port, hostname: config.HOST });
+  await new Promise<void>((ok, fail) => {
+    server.once('listening', ok);
+    server.once('error', fail);
+  });
+  const address = server.address();
+  return { server, url: `http://${host}:${typeof address === 'object' && address ? address.port : port}` };
+}
+
+/**
+ * Every listener: PORT (with /metrics for the admin token unless METRICS_PORT is set), AGENCY_PORT,
+ * ORDER_PORT and ADMIN_PORT each serving one surface on a port of its own, and METRICS_PORT's scrape.
+ */
+async function listenAll(
+  config: ServerConfig,
+  served: FetchHandler,
+  metrics: ServerMetrics,
+  isAdminToken: (token: string) => Promise<boolean>,
+  notices: string[],
+) {
+  const main = await listenOn(config, config.METRICS_PORT === undefined ? withAdminMetrics(served, metrics, isAdminToken) : served, config.PORT);
+  const surfaces = [
+    ['agency', config.AGENCY_PORT],
+    ['order', config.ORDER_PORT],
+    ['admin', config.ADMIN_PORT],
+  ] as const;
+  const extra: Awaited<ReturnType<typeof listenOn>>[] = [];
+  for (const [surface, port] of surfaces) {
+    if (port === undefined) continue;
+    const only = await listenOn(config, surfaceOnly(served, surface), port);
+    extra.push(only);
+    notices.push(`${surface} API alone on ${only.url}`);
+  }
+  let metricsUrl: string | undefined;
+  if (config.METRICS_PORT !== undefined) {
+    const scrape = await listenOn(config, scrapeOnly(metrics), config.METRICS_PORT);
+    extra.push(scrape);
+    metricsUrl = scrape.url;
+    notices.push(`metrics on ${scrape.url}/metrics`);
+  }
+  return { url: main.url, metricsUrl, servers: [main.server, ...extra.map((e) => e.server)] };
+}
+
+/** The server's metrics over the store it opened: the webhook backlog and the pool are read from it at each scrape. */
+function metricsOver(store: Store, inFlight: () => number): ServerMetrics {
+  const sql = store as Partial<SqlStore>;
+  const db = sql.db;
+  return createMetrics({
+    ...(db && { webhookBacklog: () => webhookBacklog(db, new Date()) }),
+    webhooksInFlight: inFlight,
+    ...(sql.poolStats && { pool: sql.poolStats }),
+  });
+}
+
 /**
  * Opens the store (migrating it), settles the secrets, seeds the demo company and listens.
  * `notices` are the lines a person needs (admin token, demo company); main.ts prints them.
  * `openStore` opens the store from the options the config gives (`openSqlStore` by default).
  * `sinkOf` gives where the channel's later reports (WhatsApp's status and template webhooks, received
- * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default).
+ * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default); `received` hears of
+ * the statuses of each write (the metrics). `tracing`, when the command started it, names request
+ * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts.
  */
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
   version: string,
   openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
-  sinkOf: (store: Store) => ChannelSink = (store) => channelSink(store, systemClock, logger),
+  sinkOf: (store: Store, received?: (statuses: readonly ChannelStatus[], now: Date) => void) => ChannelSink = (store, received) =>
+    channelSink(store, systemClock, logger, received),
+  tracing?: Tracing,
 ): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
   let stopForFailure: (() => Promise<void>) | undefined;
   const store = await openStore(
-    config.DATABASE_URL
-      ? {
-          databaseUrl: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          poolWaitMs: config.DATABASE_POOL_WAIT_MS,
-          onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
-          onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
-        }
-      : {
-          dataDir: join(dataDir, 'pglite'),
-          onFailure: (err) => {
-            logger.error({ err }, 'the embedded database failed; stopping (exit code 1)');
-            process.exitCode = 1;
-            void stopForFailure?.();
-          },
-        },
+    storeOptions(config, logger, dataDir, () => {
+      process.exitCode = 1;
+      void stopForFailure?.();
+    }),
   );
   const notices: string[] = [];
 
@@ -158,7 +237,11 @@ export async function startServer(
   if (config.DEMO_COMPANY) await seedDemoCompany(store, createTokenService(jwtSecret, adminTokenHash), notices);
 
   const bundle = scalarBundlePath();
-  const sink = config.CHANNEL === 'whatsapp' ? sinkOf(store) : undefined;
+  // Set once the runtime exists: the dispatcher's attempts in flight, read at each scrape.
+  let inFlight = () => 0;
+  const metrics = metricsOver(store, () => inFlight());
+  const sink = config.CHANNEL === 'whatsapp' ? sinkOf(store, metrics.statusesReceived) : undefined;
+  let draining = false;
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).
   const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const runtime = createRuntime({
@@ -174,6 +257,8 @@ export async function startServer(
       version,
     },
     logger,
+    observer: tracing ? { ...metrics.observer, traceContext: tracing.traceContext } : metrics.observer,
+    draining: () => draining,
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     pages: (app, pageHeaders) => {
       docsRoutes(app, pageHeaders, bundle ? () => readFileSync(bundle, 'utf8') : undefined);
@@ -188,8 +273,12 @@ export async function startServer(
         });
       }
     },
-    channel: channelOf(config),
-    webhooks: { retrySchedule: config.WEBHOOK_RETRY_SCHEDULE, endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY, transport: webhookTransport },
+    channel: metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null),
+    webhooks: {
+      retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+      endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      transport: tracing ? tracing.transport(webhookTransport) : webhookTransport,
+    },
     campaigns: {
       intervalMs: config.SCHEDULER_INTERVAL_MS,
       chunkSize: config.CAMPAIGN_CHUNK_SIZE,
@@ -200,34 +289,11 @@ export async function startServer(
     leaseMs: config.LEASE_MS,
   });
   await runtime.start();
-  const { app } = runtime;
+  inFlight = () => runtime.dispatcher.inFlight;
 
-  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  const listen = async (fetch: (req: Request) => Response | Promise<Response>, port: number) => {
-    const server = serve({ fetch, port, hostname: config.HOST });
-    await new Promise<void>((ok, fail) => {
-      server.once('listening', ok);
-      server.once('error', fail);
-    });
-    const address = server.address();
-    return { server, url: `http://${host}:${typeof address === 'object' && address ? address.port : port}` };
-  };
-  const main = await listen(app.fetch, config.PORT);
-  // AGENCY_PORT, ORDER_PORT and ADMIN_PORT each serve one surface on a port of its own, beside PORT.
-  const surfaces = [
-    ['agency', config.AGENCY_PORT],
-    ['order', config.ORDER_PORT],
-    ['admin', config.ADMIN_PORT],
-  ] as const;
-  const extra: Awaited<ReturnType<typeof listen>>[] = [];
-  for (const [surface, port] of surfaces) {
-    if (port === undefined) continue;
-    const only = await listen(surfaceOnly(app.fetch, surface), port);
-    extra.push(only);
-    notices.push(`${surface} API alone on ${only.url}`);
-  }
-  const servers = [main.server, ...extra.map((e) => e.server)];
-  const close = async () => {
+  const { isAdminToken } = createTokenService(jwtSecret, adminTokenHash);
+  const { url, metricsUrl, servers } = await listenAll(config, timed(runtime.app.fetch, metrics, tracing?.nameRequest), metrics, isAdminToken, notices);
+  const closeNow = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((ok) => server.close(() => ok()))));
     await runtime.close();
     // The receivers' kept-alive connections, once no attempt is under way.
@@ -236,7 +302,13 @@ export async function startServer(
   stopForFailure = async () => {
     // Nothing can be answered any more: end open connections rather than wait for them.
     for (const server of servers) (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    await close();
+    await closeNow();
   };
-  return { url: main.url, notices, close };
+  const close = async () => {
+    // A load balancer reads getReadiness's 503 and stops sending before the listeners close.
+    draining = true;
+    if (config.DRAIN_DELAY_MS > 0) await new Promise((r) => setTimeout(r, config.DRAIN_DELAY_MS));
+    await closeNow();
+  };
+  return { url, ...(metricsUrl && { metricsUrl }), notices, close };
 }

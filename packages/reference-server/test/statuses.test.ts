@@ -174,6 +174,8 @@ describe('every documented status, provoked', () => {
       case 'updateOrder':
         return { path: '/api/order/updateOrder/ORD-1', token: a.token, body: json({ company_id: a.companyId, firstName: next() }) };
       case 'getHealth':
+      case 'getLiveness':
+      case 'getReadiness':
         return { path: op.path, token: null };
       case 'createCompany':
         return { path: op.path, body: json({ name: next() }) };
@@ -284,7 +286,7 @@ describe('every documented status, provoked', () => {
       case 429:
         return { app: 'limited', calls: [call, call], note: 'a second request in a minute of one' };
       case 500:
-        return op.operationId === 'getHealth'
+        return op.operationId === 'getHealth' || op.operationId === 'getLiveness' || op.operationId === 'getReadiness'
           ? { app: 'failingClock', calls: [call], note: 'the clock fails' }
           : { app: 'failing', calls: [call], note: 'the database fails' };
       case 503:

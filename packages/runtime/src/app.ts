@@ -13,13 +13,14 @@ import { requestIdOf } from './http/request-id.ts';
 import { createRandomIds } from './ids.ts';
 import { createLeases } from './leases.ts';
 import { silentLogger } from './logger.ts';
+import type { RuntimeObserver } from './observer.ts';
 import { adminHandlers } from './routes/admin.ts';
 import { agencyHandlers } from './routes/agency.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { orderHandlers } from './routes/orders.ts';
 import { registerOperations } from './routes/register.ts';
 import { webhookHandlers } from './routes/webhooks.ts';
-import { type CompanyRecord, isStoreUnavailable } from './store/types.ts';
+import { type CompanyRecord, isStoreUnavailable, type WriteContext } from './store/types.ts';
 
 /**
  * The reference API as a Hono app: a plain `fetch(Request) => Response` handler, so the same app
@@ -92,7 +93,8 @@ export function createApp(deps: AppDeps) {
       limiter,
       requestId: requestIdOf(request, ids),
       now,
-      write: { newId, now: now.toISOString() },
+      draining: deps.draining?.() ?? false,
+      write: writeContext(newId, now, deps.observer),
       ids,
     };
   };
@@ -141,6 +143,7 @@ export function createApp(deps: AppDeps) {
     if (err instanceof HttpError) return errorAnswer(err, requestId);
     if (isStoreUnavailable(err)) {
       logger.warn({ err, requestId }, 'the database is unavailable');
+      deps.observer?.databaseUnavailable?.();
       const retryAfter = String(err.retryAfterS);
       const message = `Service unavailable: the database is unavailable; retry in ${retryAfter} s`;
       return errorAnswer(new HttpError(503, message, { code: 'database_unavailable', headers: { 'retry-after': retryAfter } }), requestId);
@@ -161,6 +164,12 @@ function answeredOf(c: Context<Env>, at: Date): AnsweredRequest {
     at,
     companyUuid: c.get('companyUuid') ?? null,
   };
+}
+
+/** A request's writes at `now`: fresh ids, and the trace its webhook deliveries keep when the server traces (`RuntimeObserver.traceContext`). */
+function writeContext(newId: (prefix: string) => string, now: Date, observer: RuntimeObserver | undefined): WriteContext {
+  const traceContext = observer?.traceContext?.bind(observer);
+  return { newId, now: now.toISOString(), ...(traceContext && { traceContext }) };
 }
 
 /** What the app keeps of each bindings it serves (`createApp`). */

@@ -5,6 +5,7 @@ import type { RateLimiter } from './http/rate-limit.ts';
 import type { IdGenerator } from './ids.ts';
 import type { Leases } from './leases.ts';
 import type { Logger } from './logger.ts';
+import type { RuntimeObserver } from './observer.ts';
 import type { Store } from './store/ports.ts';
 import type { CompanyRecord, WriteContext } from './store/types.ts';
 
@@ -89,6 +90,10 @@ export interface AppDeps {
   pages?: ((app: Hono<Env>, pageHeaders: MiddlewareHandler<Env>) => void) | undefined;
   /** Hears of every API request once answered (the mock's request journal). /openapi.json and the pages are left out. */
   onAnswered?: ((answered: AnsweredRequest) => void) | undefined;
+  /** Hears what the runtime does (the server's metrics): here, the 503s of an unavailable database. */
+  observer?: RuntimeObserver | undefined;
+  /** True while the instance drains before it stops: getReadiness answers 503 then. Default: never. */
+  draining?: (() => boolean) | undefined;
 }
 
 /** What a handler gets about the request it serves. */
@@ -101,6 +106,8 @@ export interface RequestContext {
   leases: Leases;
   requestId: string;
   now: Date;
+  /** Whether the instance is draining before it stops (`AppDeps.draining`). */
+  draining: boolean;
   /** A company by uuid, in any case (`canonicalUuid`), through a short-lived cache (companies never change once created). */
   company(uuid: string): Promise<CompanyRecord | null>;
   /** The rate limits of the store served (`rateLimitPerMinute`); each store's buckets start full. */

@@ -7,6 +7,7 @@
  */
 import { type Clock, systemClock } from './clock.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import type { RuntimeObserver } from './observer.ts';
 import type { LeasePort } from './store/ports.ts';
 
 /** The default length of a lease: how long a dead instance's work waits before it is taken over. */
@@ -31,6 +32,8 @@ interface LeasesOptions {
   logger?: Logger;
   /** A lease's length. Default 10 s. */
   leaseMs?: number;
+  /** Hears of each renewal (`leaseRenewal`). */
+  observer?: RuntimeObserver | undefined;
 }
 
 /**
@@ -55,7 +58,13 @@ export function createLeases(options: LeasesOptions): Leases {
       if (timer) return;
       timer = setInterval(
         () => {
-          options.store.renewLeases(claimToken, until()).catch((err) => logger.warn({ err }, 'renewing leases failed; retrying'));
+          options.store.renewLeases(claimToken, until()).then(
+            () => options.observer?.leaseRenewal?.(true),
+            (err) => {
+              options.observer?.leaseRenewal?.(false);
+              logger.warn({ err }, 'renewing leases failed; retrying');
+            },
+          );
         },
         Math.max(50, Math.floor(leaseMs / 3)),
       );

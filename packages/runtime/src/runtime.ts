@@ -20,9 +20,9 @@ export interface RuntimeOptions extends AppDeps {
   /** How webhook attempts are sent. Default: the global fetch. */
   fetch?: (request: Request) => Promise<Response>;
   /** The webhook dispatcher's settings (retry schedule, batching...). Private targets follow `config.webhookAllowPrivate`. */
-  webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost' | 'leases'>;
+  webhooks?: Omit<DispatcherOptions, 'store' | 'clock' | 'logger' | 'fetch' | 'allowPrivate' | 'resolveHost' | 'leases' | 'observer'>;
   /** The campaign scheduler's settings (how often it looks for due campaigns, chunk size and concurrency). */
-  campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids' | 'leases'>;
+  campaigns?: Omit<SchedulerOptions, 'store' | 'channel' | 'clock' | 'logger' | 'ids' | 'leases' | 'observer'>;
   /** How long an instance's leases last (a dead instance's work is taken over after it). Default 10 s. */
   leaseMs?: number;
   /**
@@ -80,7 +80,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   const logger = options.logger ?? silentLogger;
   const { store } = options;
   // One token for everything this instance claims, renewed while it runs (leases.ts).
-  const leases = createLeases({ store, clock, logger, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
+  const { observer } = options;
+  const leases = createLeases({ store, clock, logger, observer, ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}) });
   const bindings: AppBindings = { store, ids, leases };
   const app = options.app ?? createApp({ ...options, clock, ids, logger, leases });
   const dispatcher = createDispatcher({
@@ -91,10 +92,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     leases,
     allowPrivate: options.config.webhookAllowPrivate,
     resolveHost: options.resolveHost,
+    observer,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const channel = options.channel ?? createSimulatedChannel({ clock });
-  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, leases, channel });
+  const scheduler = createScheduler({ ...options.campaigns, store, clock, logger, ids, leases, channel, observer });
   async function runDue() {
     await scheduler.tick();
     await dispatcher.settle();

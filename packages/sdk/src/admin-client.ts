@@ -17,6 +17,8 @@ import type {
   ImportCustomersBody,
   ImportCustomersResult,
   IssuedToken,
+  Liveness,
+  Readiness,
   Token,
   TokenListParams,
   TokensRevoked,
@@ -72,6 +74,10 @@ export interface EngageAdminClient {
   };
   /** Whether the server is up (needs no token). */
   health(options?: RequestOptions): APIPromise<Health>;
+  /** Whether the process serves: `{ status: "live" }` (needs no token). */
+  liveness(options?: RequestOptions): APIPromise<Liveness>;
+  /** Whether the instance takes traffic: `{ status: "ready" }`, else an `APIError` with status 503 (its database does not answer, or it drains) (needs no token). */
+  readiness(options?: RequestOptions): APIPromise<Readiness>;
   // </generated>
   /** The openapi-fetch client on `baseUrl` that the methods above send through (the admin token, retries, timeout, log): any path of the contract. */
   api: ApiClient;
@@ -142,6 +148,8 @@ export function createAdminClient(options: AdminClientOptions): EngageAdminClien
       webhookEndpoints: createWebhookEndpoints(t, admin, 'companies.webhookEndpoints'),
     },
     health: (o) => one(t, 'getHealth', o, (init) => admin.GET('/api/v2/health', { ...init })),
+    liveness: (o) => one(t, 'getLiveness', o, (init) => admin.GET('/api/v2/health/live', { ...init })),
+    readiness: (o) => one(t, 'getReadiness', o, (init) => admin.GET('/api/v2/health/ready', { ...init })),
     api,
   };
 }

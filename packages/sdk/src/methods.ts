@@ -279,6 +279,12 @@ export const adminMethods: MethodTable = {
       },
     },
     health: { operationId: 'getHealth', doc: 'Whether the server is up (needs no token).', result: 'Health' },
+    liveness: { operationId: 'getLiveness', doc: 'Whether the process serves: `{ status: "live" }` (needs no token).', result: 'Liveness' },
+    readiness: {
+      operationId: 'getReadiness',
+      doc: 'Whether the instance takes traffic: `{ status: "ready" }`, else an `APIError` with status 503 (its database does not answer, or it drains) (needs no token).',
+      result: 'Readiness',
+    },
   },
 };
 

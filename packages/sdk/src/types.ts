@@ -102,6 +102,10 @@ export type ImportCustomersBody = Schemas['CustomerImportBatch'];
 export type ImportCustomersResult = Schemas['ImportCustomersResult'];
 /** What `health()` resolves to. */
 export type Health = Schemas['Health'];
+/** What `liveness()` resolves to. */
+export type Liveness = Schemas['Liveness'];
+/** What `readiness()` resolves to. */
+export type Readiness = Schemas['Readiness'];
 
 /** The error envelope of every 4xx and 5xx answer. */
 export type ErrorResponse = Schemas['ErrorEnvelope'];

@@ -64,6 +64,8 @@ const methods = {
   redeliverWebhookDelivery: client.webhookEndpoints.redeliver,
   // Admin operations, admin client.
   getHealth: admin.health,
+  getLiveness: admin.liveness,
+  getReadiness: admin.readiness,
   createCompany: admin.companies.create,
   listCompanies: admin.companies.list,
   getCompany: admin.companies.get,

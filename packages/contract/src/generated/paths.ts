@@ -288,6 +288,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process can serve, without asking the database: a load balancer or orchestrator restarts an instance that stops answering it. Public.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 while the instance takes traffic, and 503 while its database does not answer (`database_unavailable`) or while it drains before it stops (`draining`, for `DRAIN_DELAY_MS` after SIGTERM): a load balancer sends requests only to instances that answer 200. Public.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/companies": {
         parameters: {
             query?: never;
@@ -1134,7 +1174,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `campaign_status_conflict` (409: pauseCampaign, resumeCampaign or cancelCampaign on a campaign whose status does not allow it (a completed campaign cannot be paused); the message names the status and what is allowed), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`). More may follow; treat an unknown code like its status.
+             * @description Machine-readable error code: `validation_error`, `unauthorized`, `forbidden`, `not_found`, `method_not_allowed`, `conflict`, `payload_too_large`, `unsupported_media_type`, `rate_limited`, `internal_error`, `unavailable`, `idempotency_key_reused` (400: the Idempotency-Key was used before with another request), `template_not_usable` (400: createCampaign on a server that sends through WhatsApp: the company never submitted the template, or every submission of it is `rejected`, `paused`, `disabled` or `failed`), `idempotency_in_progress` (409: a request with this Idempotency-Key is still running; retry after `Retry-After`), `campaign_status_conflict` (409: pauseCampaign, resumeCampaign or cancelCampaign on a campaign whose status does not allow it (a completed campaign cannot be paused); the message names the status and what is allowed), `too_many_endpoints` (409: the company has as many webhook endpoints as the server allows (20 unless it sets another cap); delete one first), `database_unavailable` (503: the database refuses connections or every connection stayed busy; retry after `Retry-After`), `draining` (503: getReadiness while the instance drains before it stops; send requests to another instance). More may follow; treat an unknown code like its status.
              * @example validation_error
              */
             code: string;
@@ -1650,6 +1690,36 @@ export interface components {
          * @enum {string}
          */
         DatabaseStatus: "ok" | "unavailable";
+        LivenessEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example OK */
+            message: string;
+            data: components["schemas"]["Liveness"];
+        };
+        Liveness: {
+            /**
+             * @description Always `live`: an answer at all is the news.
+             * @example live
+             * @constant
+             */
+            status: "live";
+        };
+        ReadinessEnvelope: {
+            /** @constant */
+            success: true;
+            /** @example OK */
+            message: string;
+            data: components["schemas"]["Readiness"];
+        };
+        Readiness: {
+            /**
+             * @description Always `ready`; a server that is not answers 503.
+             * @example ready
+             * @constant
+             */
+            status: "ready";
+        };
         CompanyEnvelope: {
             /** @constant */
             success: true;
@@ -3818,6 +3888,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: it refuses connections, or every connection stayed busy past a bounded wait (code `database_unavailable`); or the server is not ready. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process serves. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LivenessEnvelope"];
+                };
+            };
+            /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something failed on the server; nothing internal is said. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instance takes traffic. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessEnvelope"];
                 };
             };
             /** @description The input is invalid (a field, a query parameter given twice, a body that is not valid UTF-8 or not JSON, a reused Idempotency-Key, a campaign template that is not usable: `template_not_usable`); `issues` names the offending fields (the first 100; `issues_total` counts them all). */

@@ -115,3 +115,13 @@ export const Health = z
     uptime_s: z.number().min(0).meta({ example: 12.5 }),
   })
   .meta({ id: 'Health' });
+
+/** getLiveness's answer: the process serves. */
+export const Liveness = z
+  .object({ status: z.literal('live').meta({ description: 'Always `live`: an answer at all is the news.', example: 'live' }) })
+  .meta({ id: 'Liveness' });
+
+/** getReadiness's answer: the instance takes traffic. */
+export const Readiness = z
+  .object({ status: z.literal('ready').meta({ description: 'Always `ready`; a server that is not answers 503.', example: 'ready' }) })
+  .meta({ id: 'Readiness' });

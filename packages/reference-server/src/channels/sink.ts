@@ -20,12 +20,15 @@ export interface ChannelSink {
 /**
  * The one place the server hands a channel's reports to the runtime's domain (`applyChannelStatuses`
  * and `applyTemplateStatus`, with `clock`'s time). Each resolves once what it was given is stored.
+ * `received` hears of the statuses of each write, with its time, before they are applied (the metrics).
  */
-export function channelSink(store: Store, clock: Clock, logger: Logger): ChannelSink {
+export function channelSink(store: Store, clock: Clock, logger: Logger, received?: (statuses: readonly ChannelStatus[], now: Date) => void): ChannelSink {
   const ids = createRandomIds();
   // Webhooks that arrive together are applied in one write (coalesce.ts).
   const applyStatuses = coalesceWrites<ChannelStatus>(async (statuses) => {
-    const applied = await applyChannelStatuses(store, statuses, ids.newId, clock.now().toISOString());
+    const now = clock.now();
+    received?.(statuses, now);
+    const applied = await applyChannelStatuses(store, statuses, ids.newId, now.toISOString());
     if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
   });
   return {

@@ -4,4 +4,4 @@
  */
 export * from '@engagekit/runtime/store';
 export type { SqlDatabase } from './sql/connection.ts';
-export { openSqlStore, type SqlStore, type SqlStoreOptions } from './sql/open.ts';
+export { openSqlStore, type PoolStats, type SqlStore, type SqlStoreOptions } from './sql/open.ts';

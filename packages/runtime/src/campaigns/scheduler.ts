@@ -5,6 +5,7 @@ import { applyKeptStatuses, DEFAULT_STATUS_RETENTION_MS } from '../domain/channe
 import { createRandomIds, type IdGenerator } from '../ids.ts';
 import { createLeases, type Leases } from '../leases.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import type { RuntimeObserver } from '../observer.ts';
 import type { Store } from '../store/ports.ts';
 import type { ClaimedChunk } from '../store/types.ts';
 
@@ -27,6 +28,8 @@ export interface SchedulerOptions {
   retry?: RetrySettings;
   /** How long a provider's status that finds no message is kept for one that may come (WHATSAPP_STATUS_RETENTION_HOURS). Default 7 days (`DEFAULT_STATUS_RETENTION_MS`). */
   statusRetentionMs?: number;
+  /** Hears of runs started and ended, chunks taken over, messages recorded and pauses. */
+  observer?: RuntimeObserver | undefined;
 }
 
 /** The scheduler: starts due campaigns' runs and runs their chunks, shared with every instance on the database. */
@@ -71,6 +74,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     leases,
     stopping: () => stopping,
     ...(options.retry && { retry: options.retry }),
+    ...(options.observer && { observer: options.observer }),
   };
 
   /** Runs a claimed chunk; a failure leaves it to be taken over when its lease runs out. */
@@ -100,11 +104,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     let finished = 0;
     const active = new Set<Promise<void>>();
     for (;;) {
-      if (!stopping) await startDueRuns(run, concurrency, chunkSize);
+      if (!stopping) {
+        const started = await startDueRuns(run, concurrency, chunkSize);
+        if (started.length > 0) options.observer?.runsStarted?.(started.length);
+      }
       const room = stopping ? 0 : concurrency - active.size;
       const claimed =
         room > 0 ? await store.claimChunks({ now: clock.now().toISOString(), leaseUntil: leases.until(), claimToken: leases.claimToken, limit: room }) : [];
       for (const chunk of claimed) {
+        if (chunk.taken_over) options.observer?.chunkTakenOver?.();
         const work: Promise<void> = runOne(chunk).then((done) => {
           if (done) finished++;
           active.delete(work);

@@ -17,13 +17,18 @@ export const runLock = (campaignId: string) => `campaign-run:${campaignId}`;
  * ends the run (afterRun) and says how it went; null otherwise (or when the campaign is not running
  * that run any more: paused, cancelled, or ended by another).
  */
-export async function endRunIfDone(tx: Store, campaign: CampaignRecord, now: Date): Promise<{ sent: number; failed: number } | null> {
+export async function endRunIfDone(
+  tx: Store,
+  campaign: CampaignRecord,
+  now: Date,
+): Promise<{ sent: number; failed: number; status: CampaignRecord['status'] } | null> {
   const runKey = campaign.next_run_at as string;
   if ((await tx.pendingChunks(campaign.id, runKey)) > 0) return null;
   const company = await tx.getCompany(campaign.company_uuid);
   const totals = await tx.runTotals(campaign.id, runKey);
-  const ended = await tx.finishRun(campaign.id, runKey, afterRun(campaign, company?.timezone ?? 'UTC', runKey, now, totals), now.toISOString());
-  return ended ? totals : null;
+  const after = afterRun(campaign, company?.timezone ?? 'UTC', runKey, now, totals);
+  const ended = await tx.finishRun(campaign.id, runKey, after, now.toISOString());
+  return ended ? { ...totals, status: after.status } : null;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Clock } from '../clock.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { Leases } from '../leases.ts';
 import type { Logger } from '../logger.ts';
+import type { RuntimeObserver } from '../observer.ts';
 import { sendsChunks } from '../rules/campaign-runs.ts';
 import type { Store } from '../store/ports.ts';
 import {
@@ -52,6 +53,8 @@ export interface RunContext {
   wait?: Wait;
   /** How a send the provider refused for now is tried again (`RETRY_DEFAULTS`). */
   retry?: RetrySettings;
+  /** Hears of messages recorded, pauses and runs ended (the server's metrics). */
+  observer?: RuntimeObserver;
 }
 
 /** How a send the provider refused for now is tried again: after `baseMs` times 4^n (`retryDelayMs`), up to `maxAttempts` sends in all. */
@@ -172,15 +175,18 @@ async function send(run: RunContext, chunk: ClaimedChunk, outbound: Outbound[]):
   await store.updateMessages(folded.outcomes, now.toISOString());
   await store.deferMessages(deferrals, now.toISOString());
   if (folded.rest.length > 0) await applyChannelStatuses(store, folded.rest, run.ids.newId, now.toISOString());
+  run.observer?.messagesRecorded?.(folded.outcomes, deferrals);
   // The first refusal that stops the campaign names its reason; the chunk hands itself back at its next slice.
   const [pause] = judged.flatMap((j) => ('pause' in j && j.pause ? [j.pause] : []));
   if (pause) {
     await pauseCampaign(store, { uuid: chunk.company_uuid }, chunk.campaign_id, pause, now);
     run.logger.warn({ campaign: chunk.campaign_id, reason: pause }, 'campaign paused: the provider refuses its messages');
+    run.observer?.campaignPaused?.();
   }
   const [failure] = judged.flatMap((j) => (j.failRun ? [j.failRun] : []));
   if (failure && (await failRun(store, chunk.campaign, failure, now))) {
     run.logger.error({ campaign: chunk.campaign_id, runKey: chunk.run_key, reason: failure }, 'campaign run failed: the provider refuses the configuration');
+    run.observer?.runEnded?.('failed');
   }
   return deferrals;
 }
@@ -353,6 +359,7 @@ async function finishChunk(run: RunContext, chunk: ClaimedChunk): Promise<boolea
     if (!(await tx.finishChunk(chunk.id, run.leases.claimToken))) return false;
     const ended = await endRunIfDone(tx, chunk.campaign, clock.now());
     if (ended) logger.info({ campaign: chunk.campaign_id, runKey: chunk.run_key, ...ended }, 'campaign run finished');
+    if (ended) run.observer?.runEnded?.(ended.status === 'failed' ? 'failed' : 'completed');
     return true;
   });
 }

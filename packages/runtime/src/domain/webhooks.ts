@@ -15,6 +15,7 @@ function endpointWants(endpoint: Pick<EndpointRecord, 'enabled' | 'events'>, typ
 /** A new pending delivery of `event` to one endpoint, due now. */
 export function pendingDelivery(write: WriteContext, event: EventRecord, endpointId: string): DeliveryRecord {
   const now = iso(write.now);
+  const trace = write.traceContext?.() ?? null;
   return {
     id: write.newId('dlv'),
     company_uuid: event.company_uuid,
@@ -26,6 +27,7 @@ export function pendingDelivery(write: WriteContext, event: EventRecord, endpoin
     next_attempt_at: now,
     attempts: [],
     created_at: now,
+    ...(trace !== null && { trace_context: trace }),
   };
 }
 

@@ -8,6 +8,8 @@ import type { HandlersFor } from './types.ts';
 
 type AdminOperation =
   | 'getHealth'
+  | 'getLiveness'
+  | 'getReadiness'
   | 'createCompany'
   | 'listCompanies'
   | 'getCompany'
@@ -30,6 +32,19 @@ export const adminHandlers: HandlersFor<AdminOperation> = {
         data: { status: 'ok', database, version: ctx.config.version ?? '0.0.0', api_version: apiVersion, uptime_s: Math.round(performance.now()) / 1000 },
       },
     };
+  },
+
+  async getLiveness() {
+    return { status: 200, body: { success: true, message: 'OK', data: { status: 'live' } } };
+  },
+
+  async getReadiness({ ctx }) {
+    // Draining first: a load balancer stops sending before the listener closes, whatever the database says.
+    if (ctx.draining) throw new HttpError(503, 'Service unavailable: this instance is draining before it stops', { code: 'draining' });
+    if (!(await storeAnswers(ctx.store))) {
+      throw new HttpError(503, 'Service unavailable: the database does not answer', { code: 'database_unavailable', headers: { 'retry-after': '1' } });
+    }
+    return { status: 200, body: { success: true, message: 'OK', data: { status: 'ready' } } };
   },
 
   async createCompany({ body, ctx }) {

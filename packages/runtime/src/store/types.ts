@@ -78,6 +78,11 @@ export interface EventRecord {
 export interface DeliveryRecord extends Omit<Delivery, 'attempts'> {
   company_uuid: string;
   attempts: Delivery['attempts'];
+  /**
+   * The W3C `traceparent` of the request that queued it, when the server traces (`RuntimeObserver.traceContext`):
+   * the delivery's span links to that trace. Absent otherwise.
+   */
+  trace_context?: string | null;
 }
 
 /**
@@ -100,6 +105,8 @@ export interface RunChunk {
 /** A chunk an instance claimed, with its campaign as it stood then. */
 export interface ClaimedChunk extends RunChunk {
   campaign: CampaignRecord;
+  /** True when an instance whose lease ran out held it before this claim (a take-over). */
+  taken_over?: boolean;
 }
 
 /**
@@ -286,6 +293,8 @@ export interface WriteContext {
   newId(prefix: string): string;
   /** Now, as an ISO-8601 UTC string with milliseconds. */
   now: string;
+  /** The trace of the request that writes, as a W3C `traceparent`, when the server traces; kept with the deliveries it queues. */
+  traceContext?: () => string | null;
 }
 
 /** Thrown when a write breaks a uniqueness rule; `field` names the offending input field. */

@@ -3,6 +3,7 @@ import type { HostResolver } from '../context.ts';
 import { webhookTargetProblem } from '../domain/webhook-target.ts';
 import { createLeases, type Leases } from '../leases.ts';
 import { type Logger, silentLogger } from '../logger.ts';
+import type { RuntimeObserver } from '../observer.ts';
 import type { Store } from '../store/ports.ts';
 import type { AttemptOutcome, ClaimedDelivery, DeliveryRecord, DeliveryTaker } from '../store/types.ts';
 import { DEFAULT_RETRY_SCHEDULE, nextAttemptAt, parseRetryAfter } from './retry.ts';
@@ -62,6 +63,8 @@ export interface DispatcherOptions {
   /** Spread of retry delays, a fraction. Default 0.1. */
   jitter?: number;
   random?: () => number;
+  /** Hears of each attempt (`webhookAttempt`). */
+  observer?: RuntimeObserver | undefined;
 }
 
 /** The dispatcher: claims due deliveries, signs and sends them, records each attempt and schedules retries. */
@@ -77,6 +80,8 @@ export interface Dispatcher {
    * (the mock's manual clock), where no timer brings due work.
    */
   settle(): Promise<void>;
+  /** Attempts this instance has waiting for an answer now. */
+  readonly inFlight: number;
 }
 
 /** The default of `endpointConcurrency`: attempts to one endpoint in flight at once. */
@@ -185,6 +190,7 @@ class WebhookDispatcher implements Dispatcher {
   private readonly random: () => number;
   private readonly ownLeases: boolean;
   private readonly leases: Leases;
+  private readonly observer: RuntimeObserver | undefined;
 
   // Claimed deliveries, until their attempt is recorded (their leases are renewed with the instance's): stop() waits for
   // them. Of those, each endpoint's lane queues those waiting for a slot, and `sending` (at most `concurrency`) wait for
@@ -240,6 +246,7 @@ class WebhookDispatcher implements Dispatcher {
     this.ownLeases = options.leases === undefined;
     this.leases = options.leases ?? createLeases({ store: this.store, clock: this.clock, logger: this.logger });
     this.window = 4 * this.concurrency;
+    this.observer = options.observer;
     this.taker = {
       claimToken: this.leases.claimToken,
       leaseUntil: (deliveries) => (this.running && this.mayTake(deliveries) ? this.leases.until() : null),
@@ -280,6 +287,10 @@ class WebhookDispatcher implements Dispatcher {
     await Promise.race([Promise.allSettled([...this.held.values()]), new Promise((r) => setTimeout(r, graceMs).unref?.())]);
     if (this.ownLeases) this.leases.stop();
     await this.unsubscribe?.();
+  }
+
+  get inFlight(): number {
+    return this.sending;
   }
 
   /** Queued work or a due time: claim at once (a free slot is enough). */
@@ -516,6 +527,7 @@ class WebhookDispatcher implements Dispatcher {
           headers: { 'content-type': 'application/json', 'user-agent': 'engagekit-webhooks/1', ...signedHeaders(delivery.event_id, body, secrets, started) },
           body,
           timeoutMs: this.timeoutMs,
+          ...(delivery.trace_context && { traceContext: delivery.trace_context }),
         });
         statusCode = answer.status;
         retryAfterS = parseRetryAfter(answer.retryAfter, this.clock.now());
@@ -535,6 +547,7 @@ class WebhookDispatcher implements Dispatcher {
     };
     const outcome = this.outcomeOf(record, retryAfterS);
     answered(outcome.status === 'succeeded' && latencyMs < QUICK_ANSWER_MS);
+    this.observer?.webhookAttempt?.({ outcome: outcome.status, seconds: latencyMs / 1000 });
     const kept = await this.finish(delivery.id, claimed.claimToken, outcome);
     this.logAttempt(claimed, outcome, kept);
   }

@@ -6,6 +6,8 @@ export interface WebhookPost {
   body: string;
   /** Time allowed for the answer, its body excerpt included. */
   timeoutMs: number;
+  /** The W3C `traceparent` of the request that queued the delivery, when it was kept (`DeliveryRecord.trace_context`). */
+  traceContext?: string;
 }
 
 /** What the receiver answered: its status, its Retry-After header and the start of its body. */

@@ -99,6 +99,8 @@ export function describeCampaignControlConformance(store: CurrentStore, racers: 
       await store().updateCampaignIf(co.uuid, c.id, ['paused'], { status: 'running', pause_reason: null }, at(3_000));
       const [again] = await store().claimChunks({ now: at(3_000), leaseUntil: at(13_000), claimToken: 'ins_b', limit: 10 });
       expect(again?.id).toBe(chunk.id);
+      // Handed back, not taken over.
+      expect(again?.taken_over).toBeUndefined();
       expect(await store().holdsChunk(chunk.id, 'ins_b', at(4_000))).toBe(true);
     });
 

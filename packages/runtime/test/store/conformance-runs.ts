@@ -86,9 +86,12 @@ export function describeRunConformance(store: CurrentStore): void {
       const claimed = claims.flat().map((c) => c.id);
       expect(claimed).toHaveLength(4);
       expect(new Set(claimed).size).toBe(4);
+      expect(claims.flat().some((c) => c.taken_over)).toBe(false);
       expect(await store().claimChunks({ now: at(5_000), leaseUntil: at(15_000), claimToken: 'ins_late', limit: 10 })).toEqual([]);
       const after = await store().claimChunks({ now: at(10_001), leaseUntil: at(20_000), claimToken: 'ins_late', limit: 10 });
       expect(after.map((c) => c.id).sort()).toEqual([...claimed].sort());
+      // Their holders' leases ran out under their tokens: each claim now is a take-over.
+      expect(after.every((c) => c.taken_over === true)).toBe(true);
     });
 
     it('claims the first chunk of each run due together before the second of any', async () => {

@@ -72,7 +72,7 @@ async function claimDeliveries(
      WHERE d.id IN (SELECT id FROM locked)
        AND e.id = d.endpoint_id AND ev.id = d.event_id
     RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
-              d.next_attempt_at, d.attempts, d.created_at, e.url, e.secret, e.previous_secrets, ev.payload`);
+              d.next_attempt_at, d.attempts, d.created_at, d.trace_context, e.url, e.secret, e.previous_secrets, ev.payload`);
   return rowsOf(result).map(
     (r): ClaimedDelivery => ({
       delivery: {
@@ -86,6 +86,7 @@ async function claimDeliveries(
         next_attempt_at: isoOrNull(r.next_attempt_at),
         attempts: jsonValue(r.attempts),
         created_at: isoOrNull(r.created_at) as string,
+        ...(typeof r.trace_context === 'string' && { trace_context: r.trace_context }),
       },
       endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
       payload: jsonValue(r.payload),

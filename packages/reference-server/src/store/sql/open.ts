@@ -67,7 +67,15 @@ export interface SqlStoreOptions {
 }
 
 /** A SQL store, with its drizzle database for the parts of the server that query it directly (the webhook dispatcher). */
-export type SqlStore = Store & { db: SqlDatabase; kind: 'pglite' | 'postgres' };
+export type SqlStore = Store & { db: SqlDatabase; kind: 'pglite' | 'postgres'; poolStats?: () => PoolStats };
+
+/** The PostgreSQL pool now: its size (DATABASE_POOL_SIZE), its connections, the idle ones, and the queries waiting for one. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
 
 /** An open, migrated database: what the SQL store runs on. */
 export interface SqlDatabaseOpened {
@@ -81,6 +89,8 @@ export interface SqlDatabaseOpened {
   listen?: Listen;
   /** Releases the driver. */
   close(): Promise<void>;
+  /** On PostgreSQL: its pool now. */
+  poolStats?: () => PoolStats;
 }
 
 /** How long the NOTIFY listener waits before it connects again, after its connection was lost or refused. */
@@ -99,8 +109,8 @@ const MIGRATION_LOCK = 7_263_541_905_112_002n;
  * const scratch = await openSqlStore({ memory: true });                        // PGlite in memory, for tests
  */
 export async function openSqlStore(options: SqlStoreOptions): Promise<SqlStore> {
-  const { kind, driver, db, tuning, listen, close } = await openSqlDatabase(options);
-  return Object.assign(createSqlStore(driver, close, tuning, listen), { db, kind });
+  const { kind, driver, db, tuning, listen, close, poolStats } = await openSqlDatabase(options);
+  return Object.assign(createSqlStore(driver, close, tuning, listen), { db, kind, ...(poolStats && { poolStats }) });
 }
 
 /** Opens and migrates the database `options` name, as `openSqlStore` does, without the store over it. */
@@ -194,6 +204,7 @@ async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Prom
     tuning: { readConcurrency: 4 },
     listen,
     close: () => pool.end(),
+    poolStats: () => ({ max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

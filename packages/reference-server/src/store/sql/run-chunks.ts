@@ -119,14 +119,14 @@ async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, lim
   const chunks = rowsOf(
     await db.execute(sql`
       UPDATE campaign_chunks AS k SET claim_token = ${claimToken}, claim_until = ${leaseUntil}
-        FROM (SELECT id FROM campaign_chunks AS o
+        FROM (SELECT id, claim_token AS held_by FROM campaign_chunks AS o
                WHERE NOT done AND (claim_until IS NULL OR claim_until < ${now})
                  AND EXISTS (SELECT 1 FROM campaigns AS c WHERE c.id = o.campaign_id AND c.status = 'running')
                ORDER BY run_key, seq, campaign_id
                LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
        WHERE k.id = pick.id
-      RETURNING k.*`),
-  ).map(chunkFromRow);
+      RETURNING k.*, pick.held_by IS NOT NULL AS taken_over`),
+  ).map((r) => ({ ...chunkFromRow(r), ...((r.taken_over === true || r.taken_over === 't') && { taken_over: true }) }));
   if (chunks.length === 0) return [];
   const ids = [...new Set(chunks.map((c) => c.campaign_id))];
   const campaigns = new Map(

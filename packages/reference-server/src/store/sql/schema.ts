@@ -327,6 +327,8 @@ export const deliveries = pgTable(
     /** The dispatcher holding it and until when: a claim whose lease ran out (its holder died) is due again. */
     claim_token: text('claim_token'),
     locked_until: timestamp('locked_until'),
+    /** The W3C traceparent of the request that queued it, when the server traces: the delivery's span links to it. */
+    trace_context: text('trace_context'),
   },
   (t) => [
     // The dispatcher claims due work: WHERE status = 'pending' AND next_attempt_at <= now.

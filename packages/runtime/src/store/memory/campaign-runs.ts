@@ -113,8 +113,10 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
         if (claimed.length >= limit) break;
         const campaign = deps.campaignById(chunk.campaign_id);
         if (!campaign || !sendsChunks(campaign)) continue;
+        // Still under a token when its lease ran out: its instance died holding it.
+        const takenOver = chunk.claim !== null && chunk.claim.token !== null;
         chunk.claim = { token: claimToken, until: leaseUntil };
-        claimed.push({ ...shown(chunk), campaign: copy(campaign) });
+        claimed.push({ ...shown(chunk), campaign: copy(campaign), ...(takenOver && { taken_over: true }) });
       }
       return claimed;
     },
