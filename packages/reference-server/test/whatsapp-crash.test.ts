@@ -145,8 +145,19 @@ describe.skipIf(skip)(`a WhatsApp send in flight when its instance is killed${sk
       template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
     });
 
-    // ---- killed once every first send was refused, with all the messages waiting for their retry ----
-    await vi.waitFor(() => expect(wa.refused().length).toBeGreaterThanOrEqual(customers.length), { timeout: 60_000, interval: 10 });
+    // ---- killed once every first send was refused and recorded as waiting for its retry ----
+    // (Killed between a refusal and its record, a message would still be `sending`: interrupted, the crash rule.)
+    const waiting = async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1 AND status = 'pending' AND attempts = 1", [campaign.id]);
+        return rows[0].n as number;
+      } finally {
+        await client.end();
+      }
+    };
+    await vi.waitFor(async () => expect(await waiting()).toBe(customers.length), { timeout: 60_000, interval: 50 });
     expect(await first.stop('SIGKILL')).toBe(null);
 
     await vi.waitFor(
