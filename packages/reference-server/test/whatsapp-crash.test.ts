@@ -151,7 +151,9 @@ describe.skipIf(skip)(`a WhatsApp send in flight when its instance is killed${sk
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       try {
-        const { rows } = await client.query("SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1 AND status = 'pending' AND attempts = 1", [campaign.id]);
+        const { rows } = await client.query("SELECT count(*)::int AS n FROM messages WHERE campaign_id = $1 AND status = 'pending' AND attempts = 1", [
+          campaign.id,
+        ]);
         return rows[0].n as number;
       } finally {
         await client.end();

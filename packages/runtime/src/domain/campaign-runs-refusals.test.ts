@@ -144,6 +144,21 @@ forEveryStore((kind, makeStore) => {
       expect(await resumeCampaign(store, company, campaign.id, clock.now())).toMatchObject({ outcome: 'status_conflict' });
     });
 
+    it('gives back the pair turn of a refused send: its retry waits the backoff, not the gap', async () => {
+      const { store, clock, ids, company, campaign, messages } = await fixture(2);
+      const channel = {
+        ...refusingChannel((m, attempt) => (m.to.endsWith('0000') && attempt === 1 ? refused(131000) : undefined)),
+        pace: { key: 'pn:given-back', perSecond: 1000, pairGapMs: 6000 },
+      };
+      const scheduler = createScheduler({ store, channel, clock, ids, retry: { baseMs: 1000, maxAttempts: 5 } });
+      await scheduler.tick();
+      clock.advance(1100);
+      await scheduler.tick();
+      expect(channel.sent.filter((m) => m.to.endsWith('0000'))).toHaveLength(2);
+      expect((await messages()).find((m) => m.phone_number.endsWith('0000'))).toMatchObject({ status: expect.stringMatching(REACHED), attempts: 1 });
+      expect(await statusOf(store, company.uuid, campaign.id)).toBe('completed');
+    });
+
     it('keeps the pair rate: a customer messaged less than the gap ago waits for its turn, then gets the second campaign', async () => {
       const { store, clock, ids, company, campaign } = await fixture(3);
       const second = await store.createCampaign({ ...campaign, id: ids.newId('cmp'), name: 'hello again', status: 'scheduled', next_run_at: RUN });

@@ -36,8 +36,8 @@ import { endRunIfDone, failRun, runLock } from './campaign-run-end.ts';
 import type { ChannelAdapter, SendResult } from './channel.ts';
 import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 import { renderTemplate } from './render.ts';
-import { classifySendFailure, failureMeaning, retryDelayMs } from './send-failures.ts';
-import { realWait, sendPaced, takePairTurns, type Wait } from './send-pace.ts';
+import { classifySendFailure, failureMeaning, retryDelayMs, type SendFailure } from './send-failures.ts';
+import { givePairTurnsBack, realWait, sendPaced, takePairTurns, type Wait } from './send-pace.ts';
 
 /** What running chunks needs: the store, the channel, the time and ids, and the instance's leases. */
 export interface RunContext {
@@ -158,7 +158,7 @@ const earliest = (a: string | null, b: string | null): string | null => (a === n
  */
 async function send(run: RunContext, chunk: ClaimedChunk, outbound: Outbound[]): Promise<MessageDeferral[]> {
   const { store, channel, clock } = run;
-  const { messages, waiting } = await pairTurns(run, outbound);
+  const { messages, waiting, pairAt } = await pairTurns(run, outbound);
   if (channel.external ?? true) {
     await store.updateMessages(
       messages.map(({ record }) => ({ id: record.id, status: 'sending', error: null, error_code: null, provider_message_id: null })),
@@ -168,6 +168,8 @@ async function send(run: RunContext, chunk: ClaimedChunk, outbound: Outbound[]):
   const judged = await sendPaced({ store, clock, wait: run.wait ?? realWait }, channel.pace, messages.length, async (first, n) =>
     messages.slice(first, first + n).map((message) => sendOne(run, chunk, message)),
   );
+  const refused = messages.filter((_, i) => judged[i]?.refused).map((m) => m.customer.phoneNumber);
+  await givePairTurnsBack(run, channel.pace, refused, pairAt);
   const now = clock.now();
   const outcomes = judged.flatMap((j) => ('outcome' in j ? [j.outcome] : []));
   const deferrals = [...waiting, ...judged.flatMap((j) => ('deferral' in j ? [j.deferral] : []))];
@@ -195,8 +197,8 @@ async function send(run: RunContext, chunk: ClaimedChunk, outbound: Outbound[]):
  * The messages whose recipients have their pair turn now (`takePairTurns`), to send; the others wait,
  * `pending`, due at their turn (an attempt not counted).
  */
-async function pairTurns(run: RunContext, outbound: Outbound[]): Promise<{ messages: Outbound[]; waiting: MessageDeferral[] }> {
-  const turns = await takePairTurns(
+async function pairTurns(run: RunContext, outbound: Outbound[]): Promise<{ messages: Outbound[]; waiting: MessageDeferral[]; pairAt: string }> {
+  const { turns, at } = await takePairTurns(
     run,
     run.channel.pace,
     outbound.map((m) => m.customer.phoneNumber),
@@ -204,11 +206,11 @@ async function pairTurns(run: RunContext, outbound: Outbound[]): Promise<{ messa
   const messages: Outbound[] = [];
   const waiting: MessageDeferral[] = [];
   outbound.forEach((m, i) => {
-    const at = turns[i] ?? null;
-    if (at === null) messages.push(m);
-    else waiting.push({ id: m.record.id, attempts: m.record.attempts, next_attempt_at: at, error: PAIR_WAIT, error_code: null });
+    const turn = turns[i] ?? null;
+    if (turn === null) messages.push(m);
+    else waiting.push({ id: m.record.id, attempts: m.record.attempts, next_attempt_at: turn, error: PAIR_WAIT, error_code: null });
   });
-  return { messages, waiting };
+  return { messages, waiting, pairAt: at };
 }
 
 /** Sends one message, and what the channel's answer makes of it (`judgeAnswer`). */
@@ -231,7 +233,7 @@ async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer 
  * What a send's answer makes of its message: an outcome to record, or a wait (`pending` again); and
  * the campaign's pause, or the run's failure, it calls for, with the reason.
  */
-type Judged = ({ outcome: MessageOutcome } | { deferral: MessageDeferral }) & { pause?: string; failRun?: string };
+type Judged = ({ outcome: MessageOutcome } | { deferral: MessageDeferral }) & { pause?: string; failRun?: string; refused?: boolean };
 
 /**
  * What the channel's answer makes of a message, by the class of a refusal (`classifySendFailure`,
@@ -251,8 +253,24 @@ function judgeAnswer(record: MessageRecord, result: SendResult, templateName: st
   if (result.status !== 'failed' || !result.failure) {
     return { outcome: { id, status: result.status, error: result.error, error_code: result.errorCode ?? null, provider_message_id: result.providerMessageId } };
   }
+  const { failure } = result;
+  // The provider answered it, or it never left: no message to the recipient was counted.
+  return { ...judgeRefusal(record, result, failure, failed, templateName, retry, now), refused: failure.httpStatus !== null || !failure.mayHaveReached };
+}
+
+/** `judgeAnswer` of a failed send (`failure` is the result's), by the class of its refusal; `failed` is the message failed with the answer's code. */
+function judgeRefusal(
+  record: MessageRecord,
+  result: SendResult,
+  failure: SendFailure,
+  failed: MessageOutcome,
+  templateName: string,
+  retry: RetrySettings,
+  now: Date,
+): Judged {
+  const { id } = record;
   const refusal = { error: result.error, error_code: result.errorCode ?? null };
-  switch (classifySendFailure(result.failure)) {
+  switch (classifySendFailure(failure)) {
     case 'interrupted':
       return { outcome: { ...failed, error: `interrupted: ${result.error ?? 'no answer'}; not sent again`, error_code: null } };
     case 'retry': {

@@ -92,6 +92,13 @@ export async function sendPaced<T>(
   return results;
 }
 
+/** What taking pair turns came to: for each recipient, null (it goes now) or when its turn comes; and the stamp of the turns taken. */
+export interface PairTurns {
+  turns: (string | null)[];
+  /** The time the turns taken were stamped with (ISO-8601): what `givePairTurnsBack` names them by. */
+  at: string;
+}
+
 /**
  * The pair rate: for each of `recipients` (in order; one may come twice), null when it may be sent to
  * now, or when its turn comes (ISO-8601): its last message to it, kept by every instance on the store,
@@ -99,16 +106,28 @@ export async function sendPaced<T>(
  * the last of these sends may start at the number's pace, so the gap is kept from the sends themselves.
  * Without a pair rate, all go now.
  */
-export async function takePairTurns(deps: { store: SendPacePort; clock: Clock }, pace: Pace | undefined, recipients: string[]): Promise<(string | null)[]> {
-  if (!pace?.pairGapMs || recipients.length === 0) return recipients.map(() => null);
+export async function takePairTurns(deps: { store: SendPacePort; clock: Clock }, pace: Pace | undefined, recipients: string[]): Promise<PairTurns> {
+  const now = deps.clock.now().getTime();
+  if (!pace?.pairGapMs || recipients.length === 0) return { turns: recipients.map(() => null), at: new Date(now).toISOString() };
   const gapMs = pace.pairGapMs;
-  const at = deps.clock.now().getTime() + Math.ceil((recipients.length * 1000) / pace.perSecond);
+  const at = now + Math.ceil((recipients.length * 1000) / pace.perSecond);
   const distinct = [...new Set(recipients)];
   const waiting = await deps.store.takePairTurns(pace.key, distinct, gapMs, new Date(at).toISOString());
   const seen = new Set<string>();
-  return recipients.map((to) => {
+  const turns = recipients.map((to) => {
     if (seen.has(to)) return new Date(at + gapMs).toISOString();
     seen.add(to);
     return waiting.get(to) ?? null;
   });
+  return { turns, at: new Date(at).toISOString() };
+}
+
+/**
+ * Gives back the turns taken at `at` (`takePairTurns`) of recipients whose sends the provider refused:
+ * it counted no message to them, so a retry need not wait the gap. A turn taken since by another send
+ * stays.
+ */
+export async function givePairTurnsBack(deps: { store: SendPacePort }, pace: Pace | undefined, recipients: string[], at: string): Promise<void> {
+  if (!pace?.pairGapMs || recipients.length === 0) return;
+  await deps.store.returnPairTurns(pace.key, [...new Set(recipients)], at);
 }

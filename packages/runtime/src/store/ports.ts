@@ -383,6 +383,8 @@ export interface SendPacePort {
    * waiting, each with when its turn comes (ISO-8601).
    */
   takePairTurns(key: string, recipients: string[], gapMs: number, at: string): Promise<Map<string, string>>;
+  /** Forgets the last turns of `key` to `recipients` that are still the ones taken at `at` (their sends were refused). */
+  returnPairTurns(key: string, recipients: string[], at: string): Promise<void>;
 }
 
 /**

@@ -73,6 +73,15 @@ export function describeSendPaceConformance(store: CurrentStore): void {
       expect(await store().takePairTurns('pn:7', ['+3'], 6000, at(8000))).toEqual(new Map());
     });
 
+    it('forgets a turn given back (its send was refused), unless another send took the recipient since', async () => {
+      expect(await store().takePairTurns('pn:10', ['+1', '+2'], 6000, at(0))).toEqual(new Map());
+      await store().returnPairTurns('pn:10', ['+1'], at(0));
+      expect(await store().takePairTurns('pn:10', ['+1', '+2'], 6000, at(1000))).toEqual(new Map([['+2', at(6000)]]));
+      // The turn of 0 is gone; the one taken at 1000 stays.
+      await store().returnPairTurns('pn:10', ['+1'], at(0));
+      expect(await store().takePairTurns('pn:10', ['+1'], 6000, at(2000))).toEqual(new Map([['+1', at(7000)]]));
+    });
+
     it('never gives one turn to two concurrent takers', async () => {
       const takes = await Promise.all(Array.from({ length: 6 }, () => store().takePairTurns('pn:9', ['+1', '+2', '+3'], 6000, at(0))));
       for (const to of ['+1', '+2', '+3']) expect(takes.filter((waiting) => !waiting.has(to))).toHaveLength(1);

@@ -84,5 +84,10 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
       for (const to of recipients) if (!took.has(to)) waiting.set(to, new Date((last.get(to) ?? now) + gapMs).toISOString());
       return waiting;
     },
+    async returnPairTurns(key, recipients, at) {
+      if (recipients.length === 0) return;
+      await db.execute(sql`
+        DELETE FROM ${pairTurns} WHERE key = ${key} AND recipient = ANY(${sql.param(recipients)}::text[]) AND last_at = ${Date.parse(at)}::bigint`);
+    },
   };
 }

@@ -44,6 +44,11 @@ export function createMemorySendPace() {
       }
       return waiting;
     },
+    async returnPairTurns(key, recipients, at) {
+      const turns = turnsOf.get(key);
+      const taken = Date.parse(at);
+      for (const to of recipients) if (turns?.get(to) === taken) turns.delete(to);
+    },
   };
   return {
     methods,
