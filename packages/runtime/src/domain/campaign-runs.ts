@@ -230,8 +230,9 @@ async function sendOne(run: RunContext, chunk: ClaimedChunk, { record, customer 
 }
 
 /**
- * What a send's answer makes of its message: an outcome to record, or a wait (`pending` again); and
- * the campaign's pause, or the run's failure, it calls for, with the reason.
+ * What a send's answer makes of its message: an outcome to record, or a wait (`pending` again); the
+ * campaign's pause, or the run's failure, it calls for, with the reason; and whether the provider
+ * refused it (`refused`: it counted no message, so the recipient's pair turn is given back).
  */
 type Judged = ({ outcome: MessageOutcome } | { deferral: MessageDeferral }) & { pause?: string; failRun?: string; refused?: boolean };
 
