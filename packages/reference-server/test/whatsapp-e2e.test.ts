@@ -24,6 +24,9 @@ afterAll(async () => {
 const FATES = ['9990', '9991', '9992', '9993', '9994', '0000', '0001', '0002'];
 const phoneOf = (i: number) => `+447${String(i).padStart(3, '0')}00${FATES[i % FATES.length]}`;
 
+/** The campaigns' template: `promo`, its body's one variable the customer's first name. */
+const PROMO = { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } };
+
 /**
  * A server with CHANNEL=whatsapp sending to `wa` on `database` (a fresh PostgreSQL database named after
  * `label`, or PGlite), stopped after the file, and `wa` posting its webhooks back to it.
@@ -69,7 +72,7 @@ async function campaignOf(url: string, customers: number, name: string) {
     name,
     schedule_type: 'once',
     schedule: new Date().toISOString(),
-    template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+    template_payload: PROMO,
   });
   return { call, token: tok.token as string, uuid: company.uuid as string, campaignId: campaign.id as string };
 }
@@ -100,7 +103,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         name: 'promo run',
         schedule_type: 'once',
         schedule: new Date(Date.now() + 500).toISOString(),
-        template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+        template_payload: PROMO,
       });
       await vi.waitFor(
         async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
@@ -143,7 +146,7 @@ for (const database of ['pglite', 'postgres'] as const) {
         name: 'paced',
         schedule_type: 'once',
         schedule: new Date().toISOString(),
-        template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+        template_payload: PROMO,
       });
       await vi.waitFor(
         async () => expect((await call('GET', `/agency/getCampaign/${campaign.id}?uuid=${company.uuid}`, tok.token)).data.status).toBe('completed'),
@@ -175,7 +178,7 @@ for (const database of ['pglite', 'postgres'] as const) {
           name: 'pair again',
           schedule_type: 'once',
           schedule: new Date().toISOString(),
-          template_payload: { template_name: 'promo', language: 'en', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+          template_payload: PROMO,
         });
         for (const id of [campaignId, second.id]) {
           await vi.waitFor(async () => expect((await call('GET', `/agency/getCampaign/${id}?uuid=${uuid}`, token)).data.status).toBe('completed'), {
