@@ -52,10 +52,8 @@ function mockOptionsOf(opts: ServeOptions, data: MockData | undefined, baseUrl: 
 }
 
 /** `request` answered by `mock`; a simulated network failure drops the connection. */
-async function answerWith(mock: MockApi, request: Request, env: HttpBindings | Http2Bindings): Promise<Response> {
-  try {
-    return await mock.handle(request);
-  } catch (e) {
+function answerWith(mock: MockApi, request: Request, env: HttpBindings | Http2Bindings): Promise<Response> {
+  return mock.handle(request).catch((e: unknown) => {
     if (e instanceof MockNetworkError) {
       env.incoming.socket.destroy();
       return new Response(null, { status: 499 });
@@ -63,7 +61,7 @@ async function answerWith(mock: MockApi, request: Request, env: HttpBindings | H
     // The client went away while a fault held its answer back.
     if ((e as Error)?.name === 'AbortError') return new Response(null, { status: 499 });
     throw e;
-  }
+  });
 }
 
 /**
@@ -80,7 +78,7 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
   const server = serve({
     hostname: opts.host,
     port: opts.port,
-    fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+    fetch: (request: Request, env: HttpBindings | Http2Bindings) => {
       if (!mock || !sessions) return new Response('The mock is starting.', { status: 503, headers: { 'retry-after': '1' } });
       const path = getPath(request);
       if (path.startsWith(SESSION_PREFIX) || path === SESSIONS_PATH) {
