@@ -134,7 +134,10 @@ async function validate(op: OperationSpec, c: Context<Env>): Promise<OperationIn
     const hash = url.indexOf('#', q);
     let twice: Set<string> | undefined;
     for (const [k, v] of new URLSearchParams(url.slice(q + 1, hash === -1 ? undefined : hash))) {
-      if (Object.hasOwn(rawQuery, k)) (twice ??= new Set()).add(k);
+      if (Object.hasOwn(rawQuery, k)) {
+        twice ??= new Set();
+        twice.add(k);
+      }
       rawQuery[k] = v;
     }
     // Which of two values is meant cannot be known: say so rather than pick one.
