@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { getPath } from 'hono/utils/url';
 import { MockNetworkError } from '../internal/faults.ts';
+import { noteRawHeaders } from '../internal/journal.ts';
 import { type MockData, MockDataError, parseMockData } from '../internal/sample-data.ts';
 import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi, type MockApiOptions } from '../mock-api.ts';
 import type { ServeOptions } from './options.ts';
@@ -80,6 +81,7 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
     port: opts.port,
     fetch: (request: Request, env: HttpBindings | Http2Bindings) => {
       if (!mock || !sessions) return new Response('The mock is starting.', { status: 503, headers: { 'retry-after': '1' } });
+      noteRawHeaders(request, env.incoming.rawHeaders);
       const path = getPath(request);
       if (path.startsWith(SESSION_PREFIX) || path === SESSIONS_PATH) {
         return sessions.route(request, path, (session, req) => answerWith(session, underOrigin(req, origin), env));

@@ -9,7 +9,7 @@ import type { MockClock } from './clock.ts';
 import { CONTROL_PREFIX } from './control.ts';
 import { type createFaults, delay, type FaultOptions, faultCode, MockNetworkError } from './faults.ts';
 import type { Generations } from './generations.ts';
-import type { Journal, RequestEnd } from './journal.ts';
+import { headersOf, type Journal, type RequestEnd } from './journal.ts';
 
 /** A base URL split into its origin and its path prefix (no trailing slash). */
 interface Base {
@@ -59,7 +59,7 @@ export function createRouter(parts: RouterParts) {
       const record = async (status: number | null, ended: RequestEnd) => {
         const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await jsonOf(request);
         const companyUuid = await companyOf(request, path, match.params);
-        journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, ended, companyUuid, at });
+        journal.record({ method: request.method, url: request.url, headers: headersOf(request), operationId, body, status, ended, companyUuid, at });
       };
       if (fault.delayMs) {
         try {
