@@ -42,7 +42,8 @@ export interface LibraryBuildOptions {
    * Entries that are a command's script (the package's bin/ file imports dist/<name>.js): built as ESM
    * only, without declarations, in the same build as the entries, so the command shares their chunks.
    * What a command imports dynamically becomes a file of its own, whose modules run at its top level:
-   * Node's compile cache, which keeps only a file's top-level code, then holds them (see `binBuild`).
+   * Node's compile cache, which keeps only a file's top-level code, then holds them (see `binBuild`), for
+   * the `mock.startup.vs-node-http` row.
    */
   commands?: string[];
   /**
@@ -184,15 +185,16 @@ export interface BinBuildOptions {
 }
 
 /**
- * A command as ESM files, its third-party dependencies bundled in (but for those named `external`),
- * so it starts without resolving and loading hundreds of modules; our own packages it depends on load
- * from node_modules. Bundled CommonJS dependencies get a `require` of their own.
+ * A command as ESM files of its own, its third-party dependencies bundled in (but for those named
+ * `external`), so it starts without resolving and loading hundreds of modules; our own packages it
+ * depends on load from node_modules. Bundled CommonJS dependencies get a `require` of their own. (A
+ * command that runs what its package's entries run, as `engagekit-mock` does, is one of `libraryBuild`'s
+ * `commands` instead, sharing their chunks.)
  *
- * Split: what the command imports dynamically (the mock's app, which only its memory engine loads)
- * becomes a file of its own, whose modules run at its top level. Unsplit, esbuild wraps each of those
- * modules in a function run on first use; V8 compiles such functions anew at every start, and Node's
- * compile cache keeps only the code compiled with the file, its top level. Split, the cache holds them,
- * for the `mock.startup.vs-node-http` row.
+ * Split: what the command imports dynamically becomes a file of its own, whose modules run at its top
+ * level. Unsplit, esbuild wraps each of those modules in a function run on first use; V8 compiles such
+ * functions anew at every start, and Node's compile cache keeps only the code compiled with the file,
+ * its top level. Split, the cache holds them.
  */
 export function binBuild(options: BinBuildOptions): Options {
   const own = readJson(join(options.dir, 'package.json'));

@@ -24,7 +24,7 @@ mock
   });
 `;
 
-/** The same in ES modules, through all three Node-loadable entries, with the files Node loaded from node_modules. */
+/** The same in ES modules, through both Node entries, with the files Node loaded from node_modules. */
 const esmScript = `
 import { registerHooks } from 'node:module';
 const loaded = [];
