@@ -49,6 +49,7 @@ export type {
   SendPacePort,
   SendSlotsTaken,
   SettingsPort,
+  SlotStamp,
   StatusWrite,
   Store,
   TemplatePort,
