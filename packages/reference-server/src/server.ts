@@ -34,6 +34,7 @@ import { type FetchHandler, scrapeOnly, timed, withAdminMetrics } from './metric
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { openSqlStore, type SqlStore, type SqlStoreOptions } from './store/sql/open.ts';
+import type { PoolWaitListener } from './store/sql/pool-waits.ts';
 import type { Tracing } from './tracing/tracing.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
@@ -126,13 +127,17 @@ function channelOf(config: ServerConfig): ChannelAdapter {
   });
 }
 
-/** How to open the store the config names: PostgreSQL's pool, or PGlite in DATA_DIR (`failed`: it failed for good). */
-function storeOptions(config: ServerConfig, logger: Logger, dataDir: string, failed: () => void): SqlStoreOptions {
+/**
+ * How to open the store the config names: PostgreSQL's pool, or PGlite in DATA_DIR (`failed`: it failed
+ * for good). `poolWait` hears of the queries that wait for a pooled connection (the metrics).
+ */
+function storeOptions(config: ServerConfig, logger: Logger, dataDir: string, failed: () => void, poolWait: PoolWaitListener): SqlStoreOptions {
   if (config.DATABASE_URL) {
     return {
       databaseUrl: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
       poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+      onPoolWait: poolWait,
       onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
       onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
     };
@@ -224,11 +229,19 @@ export async function startServer(
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
   let stopForFailure: (() => Promise<void>) | undefined;
+  // Set once the metrics exist, which read the opened store: the pool's waits until then go uncounted.
+  let poolWait: PoolWaitListener = () => () => {};
   const store = await openStore(
-    storeOptions(config, logger, dataDir, () => {
-      process.exitCode = 1;
-      void stopForFailure?.();
-    }),
+    storeOptions(
+      config,
+      logger,
+      dataDir,
+      () => {
+        process.exitCode = 1;
+        void stopForFailure?.();
+      },
+      () => poolWait(),
+    ),
   );
   const notices: string[] = [];
 
@@ -240,6 +253,7 @@ export async function startServer(
   // Set once the runtime exists: the dispatcher's attempts in flight, read at each scrape.
   let inFlight = () => 0;
   const metrics = metricsOver(store, () => inFlight());
+  poolWait = metrics.poolWait;
   const sink = config.CHANNEL === 'whatsapp' ? sinkOf(store, metrics.statusesReceived) : undefined;
   let draining = false;
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).

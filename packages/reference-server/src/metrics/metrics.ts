@@ -39,6 +39,11 @@ export interface ServerMetrics {
   channel(channel: ChannelAdapter, limitPerSecond: number | null): ChannelAdapter;
   /** Statuses the provider reported by webhook, at `now`: counted, with their lag and duplicates. */
   statusesReceived(statuses: readonly ChannelStatus[], now: Date): void;
+  /**
+   * A query began to wait for a connection of the PostgreSQL pool: counts it, and gives what to call
+   * with the seconds it waited once it has one (or gave up).
+   */
+  poolWait(): (seconds: number) => void;
   /** The text of a scrape (`registry.metrics()`). */
   scrape(): Promise<string>;
 }
@@ -223,7 +228,10 @@ function channelMetrics(registers: Registers): Pick<ServerMetrics, 'channel' | '
 }
 
 /** The database metrics: 503s, lease renewals and, on PostgreSQL, the pool. */
-function databaseMetrics(registers: Registers, pool: MetricsSources['pool']): Pick<RuntimeObserver, 'leaseRenewal' | 'databaseUnavailable'> {
+function databaseMetrics(
+  registers: Registers,
+  pool: MetricsSources['pool'],
+): { observer: Pick<RuntimeObserver, 'leaseRenewal' | 'databaseUnavailable'> } & Pick<ServerMetrics, 'poolWait'> {
   const unavailable = new Counter({
     name: 'engagekit_db_unavailable_total',
     help: 'Requests answered 503 database_unavailable: the database refused connections, or the pool stayed busy past DATABASE_POOL_WAIT_MS.',
@@ -265,9 +273,31 @@ function databaseMetrics(registers: Registers, pool: MetricsSources['pool']): Pi
       },
     });
   }
+  // Registered on PostgreSQL alone, as the gauges are: PGlite has no pool.
+  const waits = pool
+    ? new Counter({
+        name: 'engagekit_db_pool_waits_total',
+        help: 'Queries that had to wait for a connection of the PostgreSQL pool: every connection busy (DATABASE_POOL_SIZE), counted as the wait begins.',
+        registers,
+      })
+    : undefined;
+  const waitSeconds = pool
+    ? new Histogram({
+        name: 'engagekit_db_pool_wait_seconds',
+        help: 'How long a query that waited for a connection of the PostgreSQL pool waited, until it had one or gave up (DATABASE_POOL_WAIT_MS).',
+        buckets: REQUEST_BUCKETS,
+        registers,
+      })
+    : undefined;
   return {
-    leaseRenewal: (ok) => renewals.inc({ outcome: ok ? 'ok' : 'failed' }),
-    databaseUnavailable: () => unavailable.inc(),
+    observer: {
+      leaseRenewal: (ok) => renewals.inc({ outcome: ok ? 'ok' : 'failed' }),
+      databaseUnavailable: () => unavailable.inc(),
+    },
+    poolWait() {
+      waits?.inc();
+      return (seconds) => waitSeconds?.observe(seconds);
+    },
   };
 }
 
@@ -291,14 +321,16 @@ export function createMetrics(sources: MetricsSources = {}): ServerMetrics {
     buckets: REQUEST_BUCKETS,
     registers,
   });
+  const database = databaseMetrics(registers, sources.pool);
   const observer: RuntimeObserver = {
     ...webhookMetrics(registers, sources),
     ...campaignMetrics(registers),
-    ...databaseMetrics(registers, sources.pool),
+    ...database.observer,
   };
   return {
     registry,
     observer,
+    poolWait: database.poolWait,
     request(operationId, status, seconds) {
       requestSeconds.observe({ operation: operationId, status_class: statusClass(status) }, seconds);
     },
