@@ -5,7 +5,7 @@
  * `engagekit_`; no label carries an unbounded value (no ids, no phone numbers, no companies). The
  * README's "Watching it run" lists them all.
  */
-import type { ChannelAdapter, ChannelStatus, RuntimeObserver } from '@engagekit/runtime';
+import type { ChannelAdapter, ChannelStatus, LeasedWork, RuntimeObserver } from '@engagekit/runtime';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the scrape reads at the time it asks: the webhook backlog and the pool. */
@@ -126,7 +126,7 @@ function campaignMetrics(registers: Registers): RuntimeObserver {
   });
   const takeovers = new Counter({
     name: 'engagekit_lease_takeovers_total',
-    help: 'Work this instance claimed from an instance whose lease ran out, by kind of work (campaign_chunk).',
+    help: 'Work this instance claimed from an instance whose lease ran out (it died, or stopped, holding it), by kind of work: campaign_chunk or webhook_delivery.',
     labelNames: ['work'],
     registers,
   });
@@ -136,12 +136,12 @@ function campaignMetrics(registers: Registers): RuntimeObserver {
     registers,
   });
   for (const event of ['started', 'completed', 'failed', 'paused']) runs.inc({ event }, 0);
-  takeovers.inc({ work: 'campaign_chunk' }, 0);
+  for (const work of ['campaign_chunk', 'webhook_delivery'] satisfies LeasedWork[]) takeovers.inc({ work }, 0);
   return {
     runsStarted: (count) => runs.inc({ event: 'started' }, count),
     runEnded: (end) => runs.inc({ event: end }),
     campaignPaused: () => runs.inc({ event: 'paused' }),
-    chunkTakenOver: () => takeovers.inc({ work: 'campaign_chunk' }),
+    takenOver: (work, count) => takeovers.inc({ work }, count),
     messagesRecorded(outcomes, deferrals) {
       for (const o of outcomes) messages.inc({ status: o.status, error_code: o.error_code === null ? '' : String(o.error_code) });
       for (const d of deferrals) if (d.next_attempt_at !== null) retries.inc();

@@ -105,7 +105,7 @@ export interface RunChunk {
 /** A chunk an instance claimed, with its campaign as it stood then. */
 export interface ClaimedChunk extends RunChunk {
   campaign: CampaignRecord;
-  /** True when an instance whose lease ran out held it before this claim (a take-over). */
+  /** True when another instance, whose lease ran out, held it before this claim (a take-over). */
   taken_over?: boolean;
 }
 
@@ -241,6 +241,8 @@ export interface ClaimedDelivery {
   /** The event payload to send, as stored. */
   payload: Record<string, unknown>;
   claimToken: string;
+  /** True when another claimer, whose lease ran out, held it before this claim (a take-over: its instance died, or stopped, holding it). */
+  taken_over?: boolean;
 }
 
 /**

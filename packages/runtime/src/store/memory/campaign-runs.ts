@@ -113,8 +113,8 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
         if (claimed.length >= limit) break;
         const campaign = deps.campaignById(chunk.campaign_id);
         if (!campaign || !sendsChunks(campaign)) continue;
-        // Still under a token when its lease ran out: its instance died holding it.
-        const takenOver = chunk.claim !== null && chunk.claim.token !== null;
+        // Still under another claimer's token when its lease ran out: that instance died, or stopped, holding it.
+        const takenOver = chunk.claim !== null && chunk.claim.token !== null && chunk.claim.token !== claimToken;
         chunk.claim = { token: claimToken, until: leaseUntil };
         claimed.push({ ...shown(chunk), campaign: copy(campaign), ...(takenOver && { taken_over: true }) });
       }
