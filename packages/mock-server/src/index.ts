@@ -49,6 +49,7 @@ export type {
   SendPacePort,
   SendSlotsTaken,
   SettingsPort,
+  StatusesWritten,
   StatusWrite,
   Store,
   TemplatePort,

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import {
   type ChannelAdapter,
-  type ChannelStatus,
   createCompany,
   createRandomIds,
   createRuntime,
@@ -25,7 +24,7 @@ import {
 import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
-import { type ChannelSink, channelSink } from './channels/sink.ts';
+import { type ChannelSink, channelSink, type StatusesReceived } from './channels/sink.ts';
 import { whatsappWebhookRoutes } from './channels/whatsapp-webhook.ts';
 import type { ServerConfig } from './config.ts';
 import { webhookBacklog } from './metrics/backlog.ts';
@@ -222,8 +221,7 @@ export async function startServer(
   logger: Logger,
   version: string,
   openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
-  sinkOf: (store: Store, received?: (statuses: readonly ChannelStatus[], now: Date) => void) => ChannelSink = (store, received) =>
-    channelSink(store, systemClock, logger, received),
+  sinkOf: (store: Store, received?: StatusesReceived) => ChannelSink = (store, received) => channelSink(store, systemClock, logger, received),
   tracing?: Tracing,
 ): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);

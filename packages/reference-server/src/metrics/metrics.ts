@@ -5,8 +5,9 @@
  * `engagekit_`; no label carries an unbounded value (no ids, no phone numbers, no companies). The
  * README's "Watching it run" lists them all.
  */
-import type { ChannelAdapter, ChannelStatus, LeasedWork, RuntimeObserver } from '@engagekit/runtime';
+import type { ChannelAdapter, LeasedWork, RuntimeObserver } from '@engagekit/runtime';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { StatusesReceived } from '../channels/sink.ts';
 
 /** What the scrape reads at the time it asks: the webhook backlog and the pool. */
 export interface MetricsSources {
@@ -37,8 +38,8 @@ export interface ServerMetrics {
   request(operationId: string, status: number, seconds: number): void;
   /** The channel, its sends counted and timed; `limitPerSecond` is the pace it is configured to keep. */
   channel(channel: ChannelAdapter, limitPerSecond: number | null): ChannelAdapter;
-  /** Statuses the provider reported by webhook, at `now`: counted, with their lag and duplicates. */
-  statusesReceived(statuses: readonly ChannelStatus[], now: Date): void;
+  /** Statuses the provider reported by webhook, stored in one write at `now`: counted, with their lag and the `repeated` of them. */
+  statusesReceived: StatusesReceived;
   /**
    * A query began to wait for a connection of the PostgreSQL pool: counts it, and gives what to call
    * with the seconds it waited once it has one (or gave up).
@@ -190,7 +191,7 @@ function channelMetrics(registers: Registers): Pick<ServerMetrics, 'channel' | '
   });
   const duplicates = new Counter({
     name: 'engagekit_channel_status_duplicates_total',
-    help: 'Statuses that arrived again: the same message and status as another one received in the same write.',
+    help: "Statuses that arrived again: the same message and status as one received before, in the same write or an earlier one (by any instance) that stored it; a sent counts only when it comes twice in one write, since the send's answer records sent first.",
     registers,
   });
   return {
@@ -213,16 +214,13 @@ function channelMetrics(registers: Registers): Pick<ServerMetrics, 'channel' | '
         },
       };
     },
-    statusesReceived(received, now) {
-      const seen = new Set<string>();
+    statusesReceived(received, now, repeated) {
       for (const s of received) {
         statuses.inc({ status: s.status });
         const at = Date.parse(s.at);
         if (!Number.isNaN(at)) statusLag.observe(Math.max(0, (now.getTime() - at) / 1000));
-        const key = `${s.providerMessageId}:${s.status}`;
-        if (seen.has(key)) duplicates.inc();
-        seen.add(key);
       }
+      duplicates.inc(repeated);
     },
   };
 }

@@ -203,6 +203,17 @@ export interface StatusWrite extends Pick<MessageRecord, 'error' | 'error_code'>
   status: 'sent' | 'delivered' | 'read' | 'failed';
 }
 
+/** What a write of provider statuses found (`CampaignRunPort.applyStatuses`). */
+export interface StatusesWritten {
+  /** For each status given, whether it found its message (a repeat finds it and changes nothing). */
+  found: boolean[];
+  /**
+   * Of the statuses given, those whose message already held them before the write, by the provider's
+   * word (`repeats` in rules/message-status.ts): the same status received again.
+   */
+  repeated: number;
+}
+
 /** A status kept because no message had its provider id yet; applied once one does, dropped when it expires. */
 export interface KeptStatusRecord extends StatusWrite {
   id: string;
