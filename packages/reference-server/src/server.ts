@@ -214,7 +214,7 @@ function metricsOver(store: Store, inFlight: () => number): ServerMetrics {
  * `sinkOf` gives where the channel's later reports (WhatsApp's status and template webhooks, received
  * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default); `received` hears of
  * the statuses of each write (the metrics). `tracing`, when the command started it, names request
- * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts.
+ * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts and channel sends.
  */
 export async function startServer(
   config: ServerConfig,
@@ -256,6 +256,7 @@ export async function startServer(
   let draining = false;
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).
   const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+  const channel = metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null);
   const runtime = createRuntime({
     store,
     config: {
@@ -285,7 +286,7 @@ export async function startServer(
         });
       }
     },
-    channel: metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null),
+    channel: tracing ? tracing.channel(channel) : channel,
     webhooks: {
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
