@@ -49,6 +49,7 @@ export type {
   SendPacePort,
   SendSlotsTaken,
   SettingsPort,
+  SlotStamp,
   StatusesWritten,
   StatusWrite,
   Store,
