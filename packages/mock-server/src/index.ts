@@ -50,6 +50,7 @@ export type {
   SendSlotsTaken,
   SettingsPort,
   SlotStamp,
+  StatusesWritten,
   StatusWrite,
   Store,
   TemplatePort,

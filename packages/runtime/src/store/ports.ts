@@ -31,6 +31,7 @@ import type {
   PageRequest,
   PhoneOrders,
   RunChunk,
+  StatusesWritten,
   StatusWrite,
   TemplateRecord,
   TemplateReview,
@@ -240,9 +241,10 @@ export interface CampaignRunPort {
   /**
    * Applies a provider's statuses where they move their messages forward (`advances`), in one write
    * with their counts; several for one message count as the one that moves it furthest. Says, for each,
-   * whether it found its message (a duplicate finds it and changes nothing).
+   * whether it found its message (a duplicate finds it and changes nothing), and how many its message
+   * held already before the write (`repeats`).
    */
-  applyStatuses(statuses: StatusWrite[], now: string): Promise<boolean[]>;
+  applyStatuses(statuses: StatusWrite[], now: string): Promise<StatusesWritten>;
   /** The messages of one run to these customers (to resume a chunk). */
   listRunMessages(campaignId: string, runKey: string, customerIds: readonly string[]): Promise<MessageRecord[]>;
   /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
