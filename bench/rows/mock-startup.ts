@@ -95,32 +95,27 @@ async function requireCpuSteps(...specifiers: string[]): Promise<number[]> {
   return JSON.parse(stdout) as number[];
 }
 
-/**
- * The CommonJS files the mock's Node entry requires, as it resolves them: msw/node (the very copy, which
- * the bench's own msw, installed beside other peers, is not), the runtime and the contract.
- */
-function mockEntries(): { msw: string; runtime: string; contract: string } {
-  const fromMock = createRequire(new URL('../../packages/mock-server/package.json', import.meta.url));
-  const runtime = fromMock.resolve('@engagekit/runtime');
-  return { msw: fromMock.resolve('msw/node'), runtime, contract: createRequire(runtime).resolve('@engagekit/contract') };
+/** msw/node's CommonJS file as the mock resolves it: the very copy, which the bench's own msw, installed beside other peers, is not. */
+function mswNodeEntry(): string {
+  return createRequire(new URL('../../packages/mock-server/package.json', import.meta.url)).resolve('msw/node');
 }
 
 /**
  * The mock's Node entry, as a partner's Jest suite loads it, vs msw/node, which handwritten handlers
  * load. A third side in the same turns, msw/node and then zod's main entry (`mock.load.floor.vs-msw`),
  * is the floor of a mock on msw whose contract is written in zod, before any code of ours. Its processes
- * then require the contract, the runtime and the mock's entry too, each read apart: the note says what
- * each of our parts adds there. (The mock's CommonJS build carries msw's code, since msw ships only ES
- * modules, so its entry loads that copy too; Node's own modules that both need, msw/node has loaded.)
+ * then require the mock's entry too, read apart: the note says what it adds there. (The entry carries
+ * the runtime, the contract and its own zod, tree-shaken, and msw's code, since msw ships only ES
+ * modules; Node's own modules that both need, msw/node has loaded.)
  */
 export const mockLoad: Bench = {
   id: 'mock.load.vs-msw',
   async run() {
     const zod = zodEntry('require');
-    const { msw, contract, runtime } = mockEntries();
+    const msw = mswNodeEntry();
     const parts: number[][] = [];
     const floor = async () => {
-      const at = await requireCpuSteps(msw, zod, contract, runtime, '@engagekit/mock-server/node');
+      const at = await requireCpuSteps(msw, zod, '@engagekit/mock-server/node');
       parts.push(at.slice(1).map((ms, i) => ms - (at[i] as number)));
       return at[1] as number;
     };
@@ -144,7 +139,7 @@ export const mockLoad: Bench = {
         id: 'mock.load.floor.vs-msw',
         metric:
           "require('msw/node') and then zod's main entry (the one the mock loads) in a fresh process vs require('msw/node'), in the same turns as mock.load.vs-msw: the floor under that row",
-        note: `msw/node and zod by turn: ${turnsNote(r.floor)}; then, in the same processes (medians): zod ${partMedian(0)} ms of it, the contract ${partMedian(1)}, the runtime ${partMedian(2)}, the mock's entry with its copy of msw's code ${partMedian(3)}`,
+        note: `msw/node and zod by turn: ${turnsNote(r.floor)}; then, in the same processes (medians): zod ${partMedian(0)} ms of it, the mock's entry (the runtime, the contract, zod and msw's code it carries) ${partMedian(1)}`,
         ours: Math.round(r.floor.median),
         peer: Math.round(r.peer.median),
         unit: 'ms CPU',

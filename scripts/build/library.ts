@@ -5,6 +5,8 @@
  * Dependencies stay external in the ESM build, but for those a package names in `bundle`. The CommonJS
  * build bundles those and every dependency that ships only ESM (jose, msw, ...): Jest's `require`
  * cannot load an ES module, so a CommonJS entry that required one would fail in a partner's Jest suite.
+ * Both builds split: the entries of a format share their chunks, so a module (and each class in it)
+ * runs once in a process whichever of the package's entries it loads.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,11 +31,21 @@ export interface LibraryBuildOptions {
    * Dependencies bundled into both builds, tree-shaken, although they ship modules of their own: those
    * whose entry loads far more than this package uses, which every fresh module registry (each Jest test
    * file, each node:test process) pays for. Their declarations still come from the installed package,
-   * so they stay dependencies.
+   * so they stay dependencies. A package that bundles a library bundles every dependency of ours that
+   * imports it too (the runtime and the contract import zod): one left to node_modules would load the
+   * library's installed copy beside the bundled one.
    */
   bundle?: string[];
   /** Entries that are a worker thread's script: loaded by path, so built once, as ESM, without declarations. */
   workers?: string[];
+  /**
+   * Entries that are a command's script (the package's bin/ file imports dist/<name>.js): built as ESM
+   * only, without declarations, in the same build as the entries, so the command shares their chunks.
+   * What a command imports dynamically becomes a file of its own, whose modules run at its top level:
+   * Node's compile cache, which keeps only a file's top-level code, then holds them (see `binBuild`), for
+   * the `mock.startup.vs-node-http` row.
+   */
+  commands?: string[];
   /**
    * Entries built as ES modules only: a browser entry, which bundlers load as ESM. Its package.json
    * export has no `require` condition.
@@ -108,7 +120,8 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
   const bundle = options.bundle ?? [];
   const paths = Object.fromEntries(Object.entries(options.inline ?? {}).map(([name, source]) => [name, [source]]));
   const esmOnly = esmOnlyDependencies(options.dir);
-  const modules = Object.fromEntries(Object.entries(options.entry).filter(([name]) => !options.workers?.includes(name)));
+  const byPath = [...(options.workers ?? []), ...(options.commands ?? [])];
+  const modules = Object.fromEntries(Object.entries(options.entry).filter(([name]) => !byPath.includes(name)));
   const cjsModules = Object.fromEntries(Object.entries(modules).filter(([name]) => !options.esmOnly?.includes(name)));
   const common: Options = {
     entry: options.entry,
@@ -134,10 +147,12 @@ export function libraryBuild(options: LibraryBuildOptions): Options[] {
       entry: cjsModules,
       // Its declarations are the ESM build's, copied by scripts/build/run.ts (cjs-declarations.ts).
       dts: false,
-      // tsup splits CommonJS by running its ESM chunks through sucrase, which breaks some compiled
-      // dependency code (jose's errors: `super(m), this.name = ...` becomes a syntax error). So an
-      // entry that bundles dependencies is built whole; its classes are then its own.
-      splitting: esmOnly.length === 0,
+      // Split, as the ESM build is. tsup turns split ESM chunks into CommonJS with sucrase, whose rewrite
+      // of class fields breaks some compiled dependency code (jose's errors: `super(m), this.name = ...`
+      // becomes a syntax error); with `treeshake` it hands each chunk to rollup instead, which converts
+      // it as written. The safest preset keeps every side effect rollup cannot rule out.
+      splitting: true,
+      treeshake: { preset: 'safest' },
       // import.meta.url, in the CommonJS build, from the file's own path.
       shims: true,
       noExternal: [...inline, ...bundle, ...esmOnly],
@@ -170,15 +185,16 @@ export interface BinBuildOptions {
 }
 
 /**
- * A command as ESM files, its third-party dependencies bundled in (but for those named `external`),
- * so it starts without resolving and loading hundreds of modules; our own packages it depends on load
- * from node_modules. Bundled CommonJS dependencies get a `require` of their own.
+ * A command as ESM files of its own, its third-party dependencies bundled in (but for those named
+ * `external`), so it starts without resolving and loading hundreds of modules; our own packages it
+ * depends on load from node_modules. Bundled CommonJS dependencies get a `require` of their own. (A
+ * command that runs what its package's entries run, as `engagekit-mock` does, is one of `libraryBuild`'s
+ * `commands` instead, sharing their chunks.)
  *
- * Split: what the command imports dynamically (the mock's app, which only its memory engine loads)
- * becomes a file of its own, whose modules run at its top level. Unsplit, esbuild wraps each of those
- * modules in a function run on first use; V8 compiles such functions anew at every start, and Node's
- * compile cache keeps only the code compiled with the file, its top level. Split, the cache holds them,
- * for the `mock.startup.vs-node-http` row.
+ * Split: what the command imports dynamically becomes a file of its own, whose modules run at its top
+ * level. Unsplit, esbuild wraps each of those modules in a function run on first use; V8 compiles such
+ * functions anew at every start, and Node's compile cache keeps only the code compiled with the file,
+ * its top level. Split, the cache holds them.
  */
 export function binBuild(options: BinBuildOptions): Options {
   const own = readJson(join(options.dir, 'package.json'));

@@ -66,7 +66,9 @@ async function importsOf(dir: string): Promise<{ imported: Set<string>; required
   const required = new Map<string, string>();
   for (const [file, input] of Object.entries(result.metafile.inputs)) {
     for (const record of input.imports) {
-      if (!record.external || isBuiltin(record.path)) continue;
+      // `<runtime>` is esbuild's own helpers, which it imports where a file uses `require` as a value (the
+      // `__require` of a CommonJS chunk that the build made through ESM): no package.
+      if (!record.external || isBuiltin(record.path) || record.path === '<runtime>') continue;
       imported.add(record.path);
       if (record.kind === 'require-call') required.set(record.path, file);
     }

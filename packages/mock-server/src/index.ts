@@ -49,6 +49,8 @@ export type {
   SendPacePort,
   SendSlotsTaken,
   SettingsPort,
+  SlotStamp,
+  StatusesWritten,
   StatusWrite,
   Store,
   TemplatePort,

@@ -149,7 +149,10 @@ describe('engagekit-mock (memory engine)', () => {
       ['H-1', '+919800000011'],
       ['H-2', '+919800000012'],
     ]) {
-      expect((await post(`${url}/api/order/addOrder`, { ...orderBody(info.company.company_id, id as string), phoneNumber }, auth)).status).toBe(201);
+      expect(
+        (await post(`${url}/api/order/addOrder`, { ...orderBody(info.company.company_id, id as string), phoneNumber }, { ...auth, 'X-Trace': ` ${id} ` }))
+          .status,
+      ).toBe(201);
     }
     const campaign = await json<{ id: string }>(
       await post(`${url}/agency/createCampaign?uuid=${DEFAULT_COMPANY.uuid}`, { ...campaignBody('over-http'), schedule: '2026-03-01T09:00:00Z' }, auth),
@@ -170,10 +173,12 @@ describe('engagekit-mock (memory engine)', () => {
       await get<{ operationId: string; status: number; headers: Record<string, string>; body: { company_order_id: string } }[]>(
         '/__mock/requests?operationId=addOrder',
       );
-    expect(adds.map((r) => [r.status, r.body.company_order_id, r.headers.authorization])).toEqual([
-      [201, 'H-1', 'Bearer [redacted]'],
-      [201, 'H-2', 'Bearer [redacted]'],
+    // The names in lower case and the values trimmed, as a Headers of the request gives them.
+    expect(adds.map((r) => [r.status, r.body.company_order_id, r.headers.authorization, r.headers['x-trace'], r.headers['content-type']])).toEqual([
+      [201, 'H-1', 'Bearer [redacted]', 'H-1', 'application/json'],
+      [201, 'H-2', 'Bearer [redacted]', 'H-2', 'application/json'],
     ]);
+    expect(Object.keys(adds[0]?.headers ?? {})).toEqual(Object.keys(adds[0]?.headers ?? {}).map((name) => name.toLowerCase()));
     expect(await get('/__mock/requests?since=2026-03-01T08:30:00Z')).toEqual([]);
     expect((await fetch(`${url}/__mock/requests`, { method: 'DELETE' })).status).toBe(200);
     expect(await get('/__mock/requests')).toEqual([]);

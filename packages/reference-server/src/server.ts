@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { operationsAt, type Surface } from '@engagekit/contract';
 import {
   type ChannelAdapter,
-  type ChannelStatus,
   createCompany,
   createRandomIds,
   createRuntime,
@@ -25,7 +24,7 @@ import {
 import type { Store } from '@engagekit/runtime/store';
 import { serve } from '@hono/node-server';
 import { createWhatsAppChannel } from './campaigns/whatsapp.ts';
-import { type ChannelSink, channelSink } from './channels/sink.ts';
+import { type ChannelSink, channelSink, type StatusesReceived } from './channels/sink.ts';
 import { whatsappWebhookRoutes } from './channels/whatsapp-webhook.ts';
 import type { ServerConfig } from './config.ts';
 import { webhookBacklog } from './metrics/backlog.ts';
@@ -34,6 +33,7 @@ import { type FetchHandler, scrapeOnly, timed, withAdminMetrics } from './metric
 import { docsRoutes } from './pages/docs.ts';
 import { settingsRoutes } from './pages/settings.ts';
 import { openSqlStore, type SqlStore, type SqlStoreOptions } from './store/sql/open.ts';
+import type { PoolWaitListener } from './store/sql/pool-waits.ts';
 import type { Tracing } from './tracing/tracing.ts';
 import { createNodeTransport } from './webhooks/node-transport.ts';
 
@@ -126,13 +126,17 @@ function channelOf(config: ServerConfig): ChannelAdapter {
   });
 }
 
-/** How to open the store the config names: PostgreSQL's pool, or PGlite in DATA_DIR (`failed`: it failed for good). */
-function storeOptions(config: ServerConfig, logger: Logger, dataDir: string, failed: () => void): SqlStoreOptions {
+/**
+ * How to open the store the config names: PostgreSQL's pool, or PGlite in DATA_DIR (`failed`: it failed
+ * for good). `poolWait` hears of the queries that wait for a pooled connection (the metrics).
+ */
+function storeOptions(config: ServerConfig, logger: Logger, dataDir: string, failed: () => void, poolWait: PoolWaitListener): SqlStoreOptions {
   if (config.DATABASE_URL) {
     return {
       databaseUrl: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
       poolWaitMs: config.DATABASE_POOL_WAIT_MS,
+      onPoolWait: poolWait,
       onPoolError: (err) => logger.warn({ err }, 'an idle database connection dropped; the pool reconnects'),
       onLostConnection: (err) => logger.warn({ err }, 'a database connection in use dropped; what ran on it answers 503, the pool reconnects'),
     };
@@ -210,25 +214,32 @@ function metricsOver(store: Store, inFlight: () => number): ServerMetrics {
  * `sinkOf` gives where the channel's later reports (WhatsApp's status and template webhooks, received
  * with `CHANNEL=whatsapp`) go, over the opened store (`channelSink` by default); `received` hears of
  * the statuses of each write (the metrics). `tracing`, when the command started it, names request
- * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts.
+ * spans, keeps each request's trace with the deliveries it queues and traces webhook attempts and channel sends.
  */
 export async function startServer(
   config: ServerConfig,
   logger: Logger,
   version: string,
   openStore: (options: SqlStoreOptions) => Promise<SqlStore> = openSqlStore,
-  sinkOf: (store: Store, received?: (statuses: readonly ChannelStatus[], now: Date) => void) => ChannelSink = (store, received) =>
-    channelSink(store, systemClock, logger, received),
+  sinkOf: (store: Store, received?: StatusesReceived) => ChannelSink = (store, received) => channelSink(store, systemClock, logger, received),
   tracing?: Tracing,
 ): Promise<RunningServer> {
   const dataDir = resolve(config.DATA_DIR);
   // Set once the server runs: how it stops when the embedded database fails for good.
   let stopForFailure: (() => Promise<void>) | undefined;
+  // Set once the metrics exist, which read the opened store: the pool's waits until then go uncounted.
+  let poolWait: PoolWaitListener = () => () => {};
   const store = await openStore(
-    storeOptions(config, logger, dataDir, () => {
-      process.exitCode = 1;
-      void stopForFailure?.();
-    }),
+    storeOptions(
+      config,
+      logger,
+      dataDir,
+      () => {
+        process.exitCode = 1;
+        void stopForFailure?.();
+      },
+      () => poolWait(),
+    ),
   );
   const notices: string[] = [];
 
@@ -240,10 +251,12 @@ export async function startServer(
   // Set once the runtime exists: the dispatcher's attempts in flight, read at each scrape.
   let inFlight = () => 0;
   const metrics = metricsOver(store, () => inFlight());
+  poolWait = metrics.poolWait;
   const sink = config.CHANNEL === 'whatsapp' ? sinkOf(store, metrics.statusesReceived) : undefined;
   let draining = false;
   // It checks every address it connects to, in its connections' own DNS lookup (DNS rebinding cannot slip past).
   const webhookTransport = createNodeTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+  const channel = metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null);
   const runtime = createRuntime({
     store,
     config: {
@@ -273,7 +286,7 @@ export async function startServer(
         });
       }
     },
-    channel: metrics.channel(channelOf(config), config.CHANNEL === 'whatsapp' ? config.WHATSAPP_MESSAGES_PER_SECOND : null),
+    channel: tracing ? tracing.channel(channel) : channel,
     webhooks: {
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,

@@ -1,12 +1,15 @@
 /**
  * The server's operations surface, from a real process: /metrics parsed as Prometheus' text format,
- * its counters moving as a campaign runs and a webhook is delivered (PGlite and PostgreSQL), the scrape
- * port and the admin token, and readiness during a drain.
+ * its counters moving as a campaign runs through WhatsApp (the emulator), its statuses come back and a
+ * webhook is delivered (PGlite and PostgreSQL), the PostgreSQL pool's waits, the scrape port and the
+ * admin token, and readiness during a drain. Take-overs of webhook deliveries are counted where a
+ * server is killed holding them (webhooks-e2e.test.ts).
  */
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver } from '../../runtime/test/receiver.ts';
-import { freePort, freshDatabase, jsonCaller, type ServerProcess, sampleOrder, startServerProcess } from './helpers.ts';
+import { createWhatsAppEmulator, signBody } from '../../whatsapp-emulator/src/index.ts';
+import { freePort, freshDatabase, jsonCaller, type ServerProcess, sampleOrder, startServerProcess, whatsappEnvFor } from './helpers.ts';
 
 const ADMIN_TOKEN = 'metrics-e2e-admin-token-0123';
 const stops: (() => Promise<unknown>)[] = [];
@@ -59,21 +62,27 @@ function total({ families, text }: Scrape, name: string, labels: Record<string, 
 for (const database of ['pglite', 'postgres'] as const) {
   const skip = database === 'postgres' && !process.env.DATABASE_URL;
   describe.skipIf(skip)(`/metrics on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
-    it('counts a campaign run and a webhook delivered, on the scrape port', async () => {
+    it('counts a campaign run, its statuses and a webhook delivered, on the scrape port', async () => {
       const metricsPort = await freePort();
-      const env: Record<string, string> = { ADMIN_TOKEN, SCHEDULER_INTERVAL_MS: '100', SIMULATED_FAILURE_RATE: '0', DEMO_COMPANY: '0', LEASE_MS: '1000' };
+      const wa = await createWhatsAppEmulator({ acceptAnyTemplate: true, sentMs: 5, deliveredMs: 10, readMs: 20 });
+      stops.push(() => wa.close());
+      const env: Record<string, string> = { ADMIN_TOKEN, SCHEDULER_INTERVAL_MS: '100', DEMO_COMPANY: '0', LEASE_MS: '1000', ...whatsappEnvFor(wa) };
       env.METRICS_PORT = String(metricsPort);
       env.WEBHOOK_ALLOW_PRIVATE = '1';
       if (database === 'postgres') {
         const db = await freshDatabase('metrics');
         if (!db) throw new Error('DATABASE_URL is needed');
         env.DATABASE_URL = db.url;
+        // Two connections, so that a burst of requests waits for one.
+        env.DATABASE_POOL_SIZE = '2';
         stops.push(() => db.drop());
       }
       const receiver = await startReceiver();
       stops.push(() => receiver.close());
       const server: ServerProcess = await startServerProcess(env);
       stops.push(() => server.stop());
+      const callbackUrl = `${server.url}/channels/whatsapp/webhook`;
+      await wa.setCallbackUrl(callbackUrl);
       const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
       const before = await scrape(metricsUrl);
       expect(total(before, 'engagekit_campaign_runs_total', { event: 'started' })).toBe(0);
@@ -86,6 +95,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       for (const i of [1, 2]) {
         await call('POST', '/api/order/addOrder', tok.token, sampleOrder('METER', `M-${i}`, { phoneNumber: `+91980000000${i}` }));
       }
+      await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'welcome', phone_number: '15550000000', wam_id: 'tpl-metered' });
       const { data: campaign } = await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
         name: 'metered',
         schedule_type: 'once',
@@ -97,6 +107,8 @@ for (const database of ['pglite', 'postgres'] as const) {
         { timeout: 50_000, interval: 200 },
       );
       await vi.waitFor(() => expect(receiver.received.length).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 100 });
+      // Each message is read: its sent, delivered and read statuses come back by webhook, each once.
+      await wa.quiet({ timeoutMs: 20_000 });
 
       // The attempt is counted once recorded: the scrape after the receiver saw it may come first.
       await vi.waitFor(async () => expect(total(await scrape(metricsUrl), 'engagekit_webhook_attempts_total', { outcome: 'succeeded' })).toBe(2), {
@@ -107,12 +119,44 @@ for (const database of ['pglite', 'postgres'] as const) {
       expect(total(after, 'engagekit_campaign_runs_total', { event: 'started' })).toBe(1);
       expect(total(after, 'engagekit_campaign_runs_total', { event: 'completed' })).toBe(1);
       expect(total(after, 'engagekit_campaign_messages_total', { error_code: '' })).toBe(2);
-      expect(total(after, 'engagekit_channel_sends_total', { channel: 'simulated', outcome: 'sent' })).toBe(2);
+      expect(total(after, 'engagekit_channel_sends_total', { channel: 'whatsapp', outcome: 'sent' })).toBe(2);
+      expect(total(after, 'engagekit_channel_send_limit_per_second', { channel: 'whatsapp' })).toBe(80);
+      for (const status of ['sent', 'delivered', 'read']) expect(total(after, 'engagekit_channel_statuses_total', { status })).toBe(2);
+      expect(total(after, 'engagekit_channel_status_lag_seconds')).toBe(6);
+      expect(total(after, 'engagekit_channel_status_duplicates_total')).toBe(0);
+      expect(total(after, 'engagekit_lease_takeovers_total', { work: 'webhook_delivery' })).toBe(0);
       expect(total(after, 'engagekit_http_request_duration_seconds', { operation: 'addOrder', status_class: '2xx' })).toBe(2);
       expect(total(after, 'engagekit_webhook_attempt_duration_seconds')).toBe(2);
       expect(total(after, 'engagekit_webhook_deliveries_due')).toBe(0);
       expect(total(after, 'engagekit_lease_renewals_total', { outcome: 'ok' })).toBeGreaterThan(0);
-      if (database === 'postgres') expect(total(after, 'engagekit_db_pool_size')).toBe(10);
+      if (database === 'postgres') expect(total(after, 'engagekit_db_pool_size')).toBe(2);
+      else expect(after.families.has('engagekit_db_pool_waits_total')).toBe(false);
+
+      // WhatsApp sends a read status again, in a webhook of its own: a duplicate of the one stored before.
+      const read = wa.webhooks().find((w) => w.status === 'read');
+      if (!read) throw new Error('the emulator made no read webhook');
+      const again = await fetch(callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(read.body, wa.appSecret) },
+        body: read.body,
+      });
+      expect(again.status).toBe(200);
+      const replayed = await scrape(metricsUrl);
+      expect(total(replayed, 'engagekit_channel_statuses_total', { status: 'read' })).toBe(3);
+      expect(total(replayed, 'engagekit_channel_status_duplicates_total')).toBe(1);
+
+      if (database === 'postgres') {
+        // A burst of reads over the pool's two connections: some wait for one.
+        await vi.waitFor(
+          async () => {
+            await Promise.all(Array.from({ length: 16 }, () => call('GET', `/agency/getCustomers?uuid=${company.uuid}`, tok.token)));
+            const burst = await scrape(metricsUrl);
+            expect(total(burst, 'engagekit_db_pool_waits_total')).toBeGreaterThan(0);
+            expect(total(burst, 'engagekit_db_pool_wait_seconds')).toBeGreaterThan(0);
+          },
+          { timeout: 10_000, interval: 0 },
+        );
+      }
       // No label names a company, an order or a phone number.
       for (const family of after.families.values())
         for (const m of family.metrics) expect(JSON.stringify(m.labels ?? {})).not.toMatch(/METER|M-1|\+91|[0-9a-f]{8}-/);

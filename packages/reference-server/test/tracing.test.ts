@@ -1,12 +1,14 @@
 /**
  * Traces from a real server process with OTEL_EXPORTER_OTLP_ENDPOINT set, received by an OTLP/HTTP
  * receiver in the test: one addOrder, parent to child from the caller's traceparent down to its SQL,
- * and its webhook delivery in a trace of its own, linked to the order's.
+ * and its webhook delivery in a trace of its own, linked to the order's; then a campaign's send to the
+ * WhatsApp emulator, in a channel-send span whose trace the `traceparent` the emulator got names.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver } from '../../runtime/test/receiver.ts';
-import { freshDatabase, jsonCaller, sampleOrder, startServerProcess } from './helpers.ts';
+import { createWhatsAppEmulator } from '../../whatsapp-emulator/src/index.ts';
+import { freshDatabase, jsonCaller, sampleOrder, startServerProcess, whatsappEnvFor } from './helpers.ts';
 
 const ADMIN_TOKEN = 'tracing-e2e-admin-token-0123';
 const stops: (() => Promise<unknown>)[] = [];
@@ -52,11 +54,13 @@ async function startOtlpReceiver(): Promise<{ url: string; spans: Span[]; close(
 
 const skip = !process.env.DATABASE_URL;
 describe.skipIf(skip)(`traces${skip ? ' (skipped: DATABASE_URL is not set; the SQL spans are PostgreSQL driver spans)' : ''}`, () => {
-  it("follows one addOrder from the caller's traceparent down to its SQL, and links its webhook delivery to it", async () => {
+  it("follows one addOrder from the caller's traceparent down to its SQL, links its webhook delivery to it, and sends a channel send's traceparent", async () => {
     const otlp = await startOtlpReceiver();
     stops.push(() => otlp.close());
     const receiver = await startReceiver();
     stops.push(() => receiver.close());
+    const wa = await createWhatsAppEmulator({ acceptAnyTemplate: true });
+    stops.push(() => wa.close());
     const db = await freshDatabase('tracing');
     if (!db) throw new Error('DATABASE_URL is needed');
     stops.push(() => db.drop());
@@ -67,6 +71,8 @@ describe.skipIf(skip)(`traces${skip ? ' (skipped: DATABASE_URL is not set; the S
       WEBHOOK_ALLOW_PRIVATE: '1',
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      SCHEDULER_INTERVAL_MS: '100',
+      ...whatsappEnvFor(wa),
     });
     stops.push(() => server.stop());
     const call = jsonCaller(server.url);
@@ -110,5 +116,26 @@ describe.skipIf(skip)(`traces${skip ? ' (skipped: DATABASE_URL is not set; the S
     expect(delivery?.traceId).toBe(sent.split('-')[1]);
     expect(delivery?.links?.map((l) => l.traceId)).toContain(traceId);
     expect(delivery?.attributes['http.response.status_code']).toBe(200);
+
+    // A campaign to the order's customer, sent to WhatsApp by the scheduler, under no request.
+    await call('POST', `/agency/template?uuid=${company.uuid}`, tok.token, { template_name: 'welcome', phone_number: '15550000000', wam_id: 'tpl-traced' });
+    await call('POST', `/agency/createCampaign?uuid=${company.uuid}`, tok.token, {
+      name: 'traced',
+      schedule_type: 'once',
+      schedule: new Date().toISOString(),
+      template_payload: { template_name: 'welcome', body_variable: ['first_name'], variables: { first_name: '{{customer.firstName}}' } },
+    });
+    await vi.waitFor(() => expect(wa.messages()).toHaveLength(1), { timeout: 20_000, interval: 100 });
+    const carried = String(wa.messages()[0]?.traceparent);
+    expect(carried).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    const [, sendTrace, sendParent] = carried.split('-');
+    await vi.waitFor(() => expect(otlp.spans.some((s) => s.name === 'channel send')).toBe(true), { timeout: 20_000, interval: 100 });
+    const send = otlp.spans.find((s) => s.name === 'channel send');
+    expect(send?.traceId).toBe(sendTrace);
+    expect(send?.parentSpanId || undefined).toBeUndefined();
+    expect(send?.attributes).toMatchObject({ 'engagekit.channel': 'whatsapp', 'engagekit.channel.outcome': 'sent' });
+    // The header names the span of the send's call through fetch, a child of the channel send's.
+    await vi.waitFor(() => expect(otlp.spans.find((s) => s.spanId === sendParent)?.parentSpanId).toBe(send?.spanId), { timeout: 10_000, interval: 100 });
+    expect(JSON.stringify(otlp.spans.filter((s) => s.traceId === sendTrace))).not.toMatch(/919800000001/);
   }, 90_000);
 });

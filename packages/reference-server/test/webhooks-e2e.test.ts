@@ -110,6 +110,9 @@ for (const database of databases) {
       const delivered = () => [...new Set(receiver.answered.filter((r) => r.at >= restarted).map((r) => orderIdOf(r.body)))].sort();
       await vi.waitFor(() => expect(delivered()).toEqual([...acknowledged].sort()), { timeout: 40_000, interval: 100 });
       for (const r of receiver.received) expect((await verifyWebhook(r.body, r.headers, secret)).type).toBe('order.created');
+      // The first process held every one under its lease when it was killed: the second counts each as taken over.
+      const scrape = await (await fetch(`${second.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+      expect(/^engagekit_lease_takeovers_total\{work="webhook_delivery"\} (\d+)$/m.exec(scrape)?.[1]).toBe(String(acknowledged.length));
     }, 90_000);
   });
 }

@@ -60,7 +60,7 @@ export { REVOCATIONS_REFRESH_MS } from './http/revocation-cache.ts';
 export { canonicalUuid, createRandomIds, createSeededIds, type IdGenerator, resumeSeededIds, type SeededIds } from './ids.ts';
 export type { Leases } from './leases.ts';
 export { type Logger, silentLogger } from './logger.ts';
-export type { RunEnd, RuntimeObserver } from './observer.ts';
+export type { LeasedWork, RunEnd, RuntimeObserver } from './observer.ts';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { copy } from './store/copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './store/memory/store.ts';

@@ -8,6 +8,12 @@ import type { AttemptOutcome, MessageDeferral, MessageOutcome } from './store/ty
 /** How a campaign run ended: `completed` (a recurring campaign's run too), or `failed` (every message failed, or the provider refused the configuration). */
 export type RunEnd = 'completed' | 'failed';
 
+/**
+ * Work an instance holds under its lease, which another takes over once that lease runs out: a chunk
+ * of a campaign run, or a webhook delivery.
+ */
+export type LeasedWork = 'campaign_chunk' | 'webhook_delivery';
+
 /** Hooks the runtime calls as it works; `RuntimeOptions.observer`. */
 export interface RuntimeObserver {
   /** A webhook attempt was answered (or not): its outcome and how long it took, in seconds. */
@@ -18,8 +24,11 @@ export interface RuntimeObserver {
   runEnded?(end: RunEnd): void;
   /** The campaign was paused on a provider's refusal. */
   campaignPaused?(): void;
-  /** A claimed chunk had been held by an instance whose lease ran out. */
-  chunkTakenOver?(): void;
+  /**
+   * A claim took `count` (more than 0) pieces of `work` that an instance whose lease ran out held: it
+   * died, or stopped, holding them (`ClaimedChunk.taken_over`, `ClaimedDelivery.taken_over`).
+   */
+  takenOver?(work: LeasedWork, count: number): void;
   /** A slice of sends was recorded: the outcomes written, and the messages put back to wait (a retry or a pause). */
   messagesRecorded?(outcomes: readonly MessageOutcome[], deferrals: readonly MessageDeferral[]): void;
   /** The instance's leases were renewed, or the renewal failed. */

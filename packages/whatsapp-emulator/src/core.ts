@@ -28,6 +28,8 @@ export interface EmulatedMessage {
   /** The statuses it posts, in the order they leave. */
   statuses: string[];
   request: SendRequest;
+  /** The W3C `traceparent` header its send carried, when it carried one (a sender that traces sends it; WhatsApp ignores it). */
+  traceparent?: string;
 }
 
 /** A send the emulator refused: when, to whom, and its error code. */
@@ -91,8 +93,8 @@ export class EmulatorCore {
     );
   }
 
-  /** `POST /{version}/{phone-number-id}/messages`. */
-  send(phoneNumberId: string, body: unknown): Answer {
+  /** `POST /{version}/{phone-number-id}/messages`; `traceparent` is the request's header of that name, kept with the message. */
+  send(phoneNumberId: string, body: unknown, traceparent?: string): Answer {
     if (!this.options.phoneNumberIds.includes(phoneNumberId)) {
       return fromError(
         graphError(
@@ -134,6 +136,7 @@ export class EmulatorCore {
       );
     }
     const message = this.#accept(phoneNumberId, request, template.template, waId, at);
+    if (traceparent !== undefined) message.traceparent = traceparent;
     return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: request.to, wa_id: waId }], messages: [{ id: message.wamid }] } };
   }
 

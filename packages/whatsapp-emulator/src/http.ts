@@ -92,7 +92,8 @@ function graphRoute(core: EmulatorCore, req: IncomingMessage, path: string, body
   const [, id, edge] = match as unknown as [string, string, string];
   if (edge === 'messages') {
     if (req.method !== 'POST') return graphError(100, `Unsupported ${req.method} request on /messages: use POST`);
-    return core.send(id, body);
+    const { traceparent } = req.headers;
+    return core.send(id, body, typeof traceparent === 'string' ? traceparent : undefined);
   }
   if (id !== core.options.wabaId)
     return graphError(

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server';
 import { getPath } from 'hono/utils/url';
 import { MockNetworkError } from '../internal/faults.ts';
+import { noteRawHeaders } from '../internal/journal.ts';
 import { type MockData, MockDataError, parseMockData } from '../internal/sample-data.ts';
 import { createMockApi, DEFAULT_ADMIN_TOKEN, type MockApi, type MockApiOptions } from '../mock-api.ts';
 import type { ServeOptions } from './options.ts';
@@ -52,10 +53,8 @@ function mockOptionsOf(opts: ServeOptions, data: MockData | undefined, baseUrl: 
 }
 
 /** `request` answered by `mock`; a simulated network failure drops the connection. */
-async function answerWith(mock: MockApi, request: Request, env: HttpBindings | Http2Bindings): Promise<Response> {
-  try {
-    return await mock.handle(request);
-  } catch (e) {
+function answerWith(mock: MockApi, request: Request, env: HttpBindings | Http2Bindings): Promise<Response> {
+  return mock.handle(request).catch((e: unknown) => {
     if (e instanceof MockNetworkError) {
       env.incoming.socket.destroy();
       return new Response(null, { status: 499 });
@@ -63,7 +62,7 @@ async function answerWith(mock: MockApi, request: Request, env: HttpBindings | H
     // The client went away while a fault held its answer back.
     if ((e as Error)?.name === 'AbortError') return new Response(null, { status: 499 });
     throw e;
-  }
+  });
 }
 
 /**
@@ -80,8 +79,9 @@ export async function serveMemoryMock(opts: ServeOptions): Promise<RunningMock> 
   const server = serve({
     hostname: opts.host,
     port: opts.port,
-    fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+    fetch: (request: Request, env: HttpBindings | Http2Bindings) => {
       if (!mock || !sessions) return new Response('The mock is starting.', { status: 503, headers: { 'retry-after': '1' } });
+      noteRawHeaders(request, env.incoming.rawHeaders);
       const path = getPath(request);
       if (path.startsWith(SESSION_PREFIX) || path === SESSIONS_PATH) {
         return sessions.route(request, path, (session, req) => answerWith(session, underOrigin(req, origin), env));

@@ -25,7 +25,7 @@ import {
 } from '@engagekit/runtime';
 import { type ChannelState, createMockChannel, type MockChannel, type MockChannelOptions } from './channel.ts';
 import type { MockClock } from './clock.ts';
-import type { Journal } from './journal.ts';
+import { headersOf, type Journal } from './journal.ts';
 import { MOCK_WEBHOOK_URL, type WebhookListener, type WebhookSink } from './webhook-sink.ts';
 
 /** The mock's state at one moment, from `mock.snapshot()`, for `mock.restore()`. Opaque; restore it as often as you like. */
@@ -138,7 +138,7 @@ export class Generations {
     this.#shared.journal.record({
       method: request.method,
       url: request.url,
-      headers: request.headers,
+      headers: headersOf(request),
       operationId,
       body,
       status,

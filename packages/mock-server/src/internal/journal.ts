@@ -32,11 +32,18 @@ export interface MockRequest {
 /** How a request to the mock ended: answered, dropped by a `network` fault, or aborted by its client. */
 export type RequestEnd = 'answered' | 'dropped' | 'aborted';
 
+/**
+ * A request's headers as the journal takes them: its Headers, or the raw header lines it came with
+ * over HTTP (name, value, name, value, ...), when the HTTP mode noted them (`noteRawHeaders`).
+ */
+type HeaderSource = Headers | readonly string[];
+
 /** A request as the mock hands it to the journal. */
 interface Entry {
   method: string;
   url: string;
-  headers: Headers;
+  /** `headersOf(request)`. */
+  headers: HeaderSource;
   operationId: string | null;
   body: unknown;
   status: number | null;
@@ -49,8 +56,8 @@ interface Entry {
 interface Kept {
   method: string;
   url: string;
-  /** Names in lower case, as a Headers gives them. */
-  headers: Record<string, string>;
+  /** Names in lower case, as a Headers gives them; or the raw header lines, read into such names when the journal is read. */
+  headers: Record<string, string> | readonly string[];
   operationId: string | null;
   body: unknown;
   status: number | null;
@@ -67,11 +74,50 @@ interface Kept {
  * call (benchmark rows mock.inprocess.vs-prism and mock.http.vs-node-http).
  */
 function kept(entry: Entry): Kept {
+  const source = entry.headers;
+  return { ...entry, headers: Array.isArray(source) ? source : namesAndValues(source as Headers), at: entry.at.getTime() };
+}
+
+/** A Headers as a plain record: names in lower case, the values of a repeated name joined, as the Headers gives them. */
+function namesAndValues(source: Headers): Record<string, string> {
   const headers: Record<string, string> = {};
-  entry.headers.forEach((value, name) => {
+  source.forEach((value, name) => {
     headers[name] = value;
   });
-  return { ...entry, headers, at: entry.at.getTime() };
+  return headers;
+}
+
+/**
+ * Raw header lines as a plain record, through a Headers made of them as @hono/node-server makes one
+ * of a request's `rawHeaders` (HTTP/2 pseudo-headers left out): the very record `namesAndValues` gives
+ * of that request's own Headers.
+ */
+function namesAndValuesOfRaw(raw: readonly string[]): Record<string, string> {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (!name.startsWith(':')) headers.append(name, raw[i + 1] as string);
+  }
+  return namesAndValues(headers);
+}
+
+/** The raw header lines of the requests the HTTP mode noted (`noteRawHeaders`). */
+const rawHeaders = new WeakMap<Request, readonly string[]>();
+
+/**
+ * Notes the raw header lines `request` came with over HTTP (node:http's `rawHeaders`), which its
+ * journal entry then keeps as they are, to be read into names and values only if the journal is read.
+ * A request served by @hono/node-server answers `headers.get()` from its message without making a
+ * Headers; reading every header, as the entry did, made one for each request (benchmark row
+ * mock.http.cpu.vs-node-http). The entry reads the same names and values.
+ */
+export function noteRawHeaders(request: Request, raw: readonly string[]): void {
+  rawHeaders.set(request, raw.slice());
+}
+
+/** A request's headers for its journal entry: the raw lines noted for it, else its Headers. */
+export function headersOf(request: Request): HeaderSource {
+  return rawHeaders.get(request) ?? request.headers;
 }
 
 /** The filter of `requests()`. */
@@ -115,7 +161,8 @@ export function createJournal(limit: number) {
         .map((e) => {
           const url = new URL(e.url);
           const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(e.headers)) headers[name] = redact(name, value);
+          const given = Array.isArray(e.headers) ? namesAndValuesOfRaw(e.headers) : (e.headers as Record<string, string>);
+          for (const [name, value] of Object.entries(given)) headers[name] = redact(name, value);
           return {
             method: e.method,
             path: url.pathname,

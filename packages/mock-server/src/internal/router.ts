@@ -9,7 +9,7 @@ import type { MockClock } from './clock.ts';
 import { CONTROL_PREFIX } from './control.ts';
 import { type createFaults, delay, type FaultOptions, faultCode, MockNetworkError } from './faults.ts';
 import type { Generations } from './generations.ts';
-import type { Journal, RequestEnd } from './journal.ts';
+import { headersOf, type Journal, type RequestEnd } from './journal.ts';
 
 /** A base URL split into its origin and its path prefix (no trailing slash). */
 interface Base {
@@ -40,9 +40,13 @@ interface RouterParts {
 export function createRouter(parts: RouterParts) {
   const { prefixed, control, faults, journal, clock, generations, tokens } = parts;
 
-  /** Faults, the control endpoints, then the app. A fault's delay follows `signal`. */
-  async function route(incoming: Request, signal: AbortSignal = incoming.signal): Promise<Response> {
-    const request = await underBase(incoming, prefixed);
+  /**
+   * Faults, the control endpoints, then the app. A fault's delay follows `signal`, else the request's
+   * own, read only then: under @hono/node-server reading a request's signal makes it an AbortController
+   * (benchmark row mock.http.cpu.vs-node-http).
+   */
+  async function route(incoming: Request, signal?: AbortSignal): Promise<Response> {
+    const request = prefixed.length === 0 ? incoming : await underBase(incoming, prefixed);
     // The path as the app routes on it: faults match the operation the app would answer.
     const path = getPath(request);
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return control.fetch(request);
@@ -55,11 +59,11 @@ export function createRouter(parts: RouterParts) {
       const record = async (status: number | null, ended: RequestEnd) => {
         const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await jsonOf(request);
         const companyUuid = await companyOf(request, path, match.params);
-        journal.record({ method: request.method, url: request.url, headers: request.headers, operationId, body, status, ended, companyUuid, at });
+        journal.record({ method: request.method, url: request.url, headers: headersOf(request), operationId, body, status, ended, companyUuid, at });
       };
       if (fault.delayMs) {
         try {
-          await delay(fault.delayMs, signal);
+          await delay(fault.delayMs, signal ?? incoming.signal);
         } catch (e) {
           await record(null, 'aborted');
           throw e;
@@ -110,7 +114,6 @@ export function createRouter(parts: RouterParts) {
 
 /** `request` with a base URL's path prefix taken off its URL. */
 async function underBase(request: Request, prefixed: Base[]): Promise<Request> {
-  if (prefixed.length === 0) return request;
   const url = new URL(request.url);
   for (const base of prefixed) {
     if (url.origin !== base.origin || !(url.pathname === base.prefix || url.pathname.startsWith(`${base.prefix}/`))) continue;

@@ -17,18 +17,21 @@ export interface ChannelSink {
   applyTemplateUpdates(updates: TemplateStatusUpdate[]): Promise<void>;
 }
 
+/** Hears of the statuses of each write once they are stored: with the write's time, and how many of them were repeats (the metrics). */
+export type StatusesReceived = (statuses: readonly ChannelStatus[], now: Date, repeated: number) => void;
+
 /**
  * The one place the server hands a channel's reports to the runtime's domain (`applyChannelStatuses`
  * and `applyTemplateStatus`, with `clock`'s time). Each resolves once what it was given is stored.
- * `received` hears of the statuses of each write, with its time, before they are applied (the metrics).
+ * `received` hears of the statuses of each write once they are stored (`StatusesReceived`).
  */
-export function channelSink(store: Store, clock: Clock, logger: Logger, received?: (statuses: readonly ChannelStatus[], now: Date) => void): ChannelSink {
+export function channelSink(store: Store, clock: Clock, logger: Logger, received?: StatusesReceived): ChannelSink {
   const ids = createRandomIds();
   // Webhooks that arrive together are applied in one write (coalesce.ts).
   const applyStatuses = coalesceWrites<ChannelStatus>(async (statuses) => {
     const now = clock.now();
-    received?.(statuses, now);
     const applied = await applyChannelStatuses(store, statuses, ids.newId, now.toISOString());
+    received?.(statuses, now, applied.repeated);
     if (applied.kept > 0) logger.info({ kept: applied.kept }, 'channel statuses kept: no message has their provider id yet');
   });
   return {

@@ -5,8 +5,9 @@
  * `engagekit_`; no label carries an unbounded value (no ids, no phone numbers, no companies). The
  * README's "Watching it run" lists them all.
  */
-import type { ChannelAdapter, ChannelStatus, RuntimeObserver } from '@engagekit/runtime';
+import type { ChannelAdapter, LeasedWork, RuntimeObserver } from '@engagekit/runtime';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { StatusesReceived } from '../channels/sink.ts';
 
 /** What the scrape reads at the time it asks: the webhook backlog and the pool. */
 export interface MetricsSources {
@@ -37,8 +38,13 @@ export interface ServerMetrics {
   request(operationId: string, status: number, seconds: number): void;
   /** The channel, its sends counted and timed; `limitPerSecond` is the pace it is configured to keep. */
   channel(channel: ChannelAdapter, limitPerSecond: number | null): ChannelAdapter;
-  /** Statuses the provider reported by webhook, at `now`: counted, with their lag and duplicates. */
-  statusesReceived(statuses: readonly ChannelStatus[], now: Date): void;
+  /** Statuses the provider reported by webhook, stored in one write at `now`: counted, with their lag and the `repeated` of them. */
+  statusesReceived: StatusesReceived;
+  /**
+   * A query began to wait for a connection of the PostgreSQL pool: counts it, and gives what to call
+   * with the seconds it waited once it has one (or gave up).
+   */
+  poolWait(): (seconds: number) => void;
   /** The text of a scrape (`registry.metrics()`). */
   scrape(): Promise<string>;
 }
@@ -121,7 +127,7 @@ function campaignMetrics(registers: Registers): RuntimeObserver {
   });
   const takeovers = new Counter({
     name: 'engagekit_lease_takeovers_total',
-    help: 'Work this instance claimed from an instance whose lease ran out, by kind of work (campaign_chunk).',
+    help: 'Work this instance claimed from an instance whose lease ran out (it died, or stopped, holding it), by kind of work: campaign_chunk or webhook_delivery.',
     labelNames: ['work'],
     registers,
   });
@@ -131,12 +137,12 @@ function campaignMetrics(registers: Registers): RuntimeObserver {
     registers,
   });
   for (const event of ['started', 'completed', 'failed', 'paused']) runs.inc({ event }, 0);
-  takeovers.inc({ work: 'campaign_chunk' }, 0);
+  for (const work of ['campaign_chunk', 'webhook_delivery'] satisfies LeasedWork[]) takeovers.inc({ work }, 0);
   return {
     runsStarted: (count) => runs.inc({ event: 'started' }, count),
     runEnded: (end) => runs.inc({ event: end }),
     campaignPaused: () => runs.inc({ event: 'paused' }),
-    chunkTakenOver: () => takeovers.inc({ work: 'campaign_chunk' }),
+    takenOver: (work, count) => takeovers.inc({ work }, count),
     messagesRecorded(outcomes, deferrals) {
       for (const o of outcomes) messages.inc({ status: o.status, error_code: o.error_code === null ? '' : String(o.error_code) });
       for (const d of deferrals) if (d.next_attempt_at !== null) retries.inc();
@@ -185,7 +191,7 @@ function channelMetrics(registers: Registers): Pick<ServerMetrics, 'channel' | '
   });
   const duplicates = new Counter({
     name: 'engagekit_channel_status_duplicates_total',
-    help: 'Statuses that arrived again: the same message and status as another one received in the same write.',
+    help: "Statuses that arrived again: the same message and status as one received before, in the same write or an earlier one (by any instance) that stored it; a sent counts only when it comes twice in one write, since the send's answer records sent first.",
     registers,
   });
   return {
@@ -208,22 +214,22 @@ function channelMetrics(registers: Registers): Pick<ServerMetrics, 'channel' | '
         },
       };
     },
-    statusesReceived(received, now) {
-      const seen = new Set<string>();
+    statusesReceived(received, now, repeated) {
       for (const s of received) {
         statuses.inc({ status: s.status });
         const at = Date.parse(s.at);
         if (!Number.isNaN(at)) statusLag.observe(Math.max(0, (now.getTime() - at) / 1000));
-        const key = `${s.providerMessageId}:${s.status}`;
-        if (seen.has(key)) duplicates.inc();
-        seen.add(key);
       }
+      duplicates.inc(repeated);
     },
   };
 }
 
 /** The database metrics: 503s, lease renewals and, on PostgreSQL, the pool. */
-function databaseMetrics(registers: Registers, pool: MetricsSources['pool']): Pick<RuntimeObserver, 'leaseRenewal' | 'databaseUnavailable'> {
+function databaseMetrics(
+  registers: Registers,
+  pool: MetricsSources['pool'],
+): { observer: Pick<RuntimeObserver, 'leaseRenewal' | 'databaseUnavailable'> } & Pick<ServerMetrics, 'poolWait'> {
   const unavailable = new Counter({
     name: 'engagekit_db_unavailable_total',
     help: 'Requests answered 503 database_unavailable: the database refused connections, or the pool stayed busy past DATABASE_POOL_WAIT_MS.',
@@ -265,9 +271,31 @@ function databaseMetrics(registers: Registers, pool: MetricsSources['pool']): Pi
       },
     });
   }
+  // Registered on PostgreSQL alone, as the gauges are: PGlite has no pool.
+  const waits = pool
+    ? new Counter({
+        name: 'engagekit_db_pool_waits_total',
+        help: 'Queries that had to wait for a connection of the PostgreSQL pool: every connection busy (DATABASE_POOL_SIZE), counted as the wait begins.',
+        registers,
+      })
+    : undefined;
+  const waitSeconds = pool
+    ? new Histogram({
+        name: 'engagekit_db_pool_wait_seconds',
+        help: 'How long a query that waited for a connection of the PostgreSQL pool waited, until it had one or gave up (DATABASE_POOL_WAIT_MS).',
+        buckets: REQUEST_BUCKETS,
+        registers,
+      })
+    : undefined;
   return {
-    leaseRenewal: (ok) => renewals.inc({ outcome: ok ? 'ok' : 'failed' }),
-    databaseUnavailable: () => unavailable.inc(),
+    observer: {
+      leaseRenewal: (ok) => renewals.inc({ outcome: ok ? 'ok' : 'failed' }),
+      databaseUnavailable: () => unavailable.inc(),
+    },
+    poolWait() {
+      waits?.inc();
+      return (seconds) => waitSeconds?.observe(seconds);
+    },
   };
 }
 
@@ -291,14 +319,16 @@ export function createMetrics(sources: MetricsSources = {}): ServerMetrics {
     buckets: REQUEST_BUCKETS,
     registers,
   });
+  const database = databaseMetrics(registers, sources.pool);
   const observer: RuntimeObserver = {
     ...webhookMetrics(registers, sources),
     ...campaignMetrics(registers),
-    ...databaseMetrics(registers, sources.pool),
+    ...database.observer,
   };
   return {
     registry,
     observer,
+    poolWait: database.poolWait,
     request(operationId, status, seconds) {
       requestSeconds.observe({ operation: operationId, status_class: statusClass(status) }, seconds);
     },

@@ -3,11 +3,11 @@
  * (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, and before the server's code loads pg and node:http.
  * The SDK reads the other `OTEL_*` variables itself. Spans: each HTTP request (named by its operation),
  * each SQL statement (no parameter values), each webhook attempt (linked to the trace that queued it)
- * and each channel send through fetch. The packages are optional peer dependencies of the server: a
+ * and each channel send (its call to the provider through fetch a child of it). The packages are optional peer dependencies of the server: a
  * deployment that traces installs them.
  */
 import { createRequire } from 'node:module';
-import type { WebhookTransport } from '@engagekit/runtime';
+import type { ChannelAdapter, WebhookTransport } from '@engagekit/runtime';
 import { context, type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -81,6 +81,29 @@ export function startTracing(serviceName: string, version: string): Tracing {
           },
         );
       return Object.assign(traced, { checksAddresses: send.checksAddresses });
+    },
+    channel(channel: ChannelAdapter): ChannelAdapter {
+      return {
+        ...channel,
+        send: (message) =>
+          // A trace of its own: a campaign's sends are made by whichever instance runs the chunk, under no request.
+          tracer.startActiveSpan('channel send', { kind: SpanKind.CLIENT, root: true, attributes: { 'engagekit.channel': channel.name } }, async (span) => {
+            try {
+              const result = await channel.send(message);
+              span.setAttribute('engagekit.channel.outcome', result.status === 'failed' ? 'failed' : 'sent');
+              if (result.errorCode != null) span.setAttribute('engagekit.channel.error_code', result.errorCode);
+              if (result.failure?.httpStatus != null) span.setAttribute('http.response.status_code', result.failure.httpStatus);
+              if (result.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'failed' });
+              return result;
+            } catch (e) {
+              span.recordException(e as Error);
+              span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+              throw e;
+            } finally {
+              span.end();
+            }
+          }),
+      };
     },
     shutdown: () => sdk.shutdown(),
   };

@@ -2,7 +2,7 @@
  * What the server asks of its tracing, when OTEL_EXPORTER_OTLP_ENDPOINT turns it on. Types only:
  * the OpenTelemetry code itself is in `start.ts`, which main.ts imports only then.
  */
-import type { WebhookTransport } from '@engagekit/runtime';
+import type { ChannelAdapter, WebhookTransport } from '@engagekit/runtime';
 
 /** The server's OpenTelemetry tracing, started (`startTracing`). */
 export interface Tracing {
@@ -12,6 +12,11 @@ export interface Tracing {
   traceContext(): string | null;
   /** `transport` with a span round each webhook attempt, linked to the trace that queued it, and `traceparent` sent. */
   transport(transport: WebhookTransport): WebhookTransport;
+  /**
+   * `channel` with a span round each send (`channel send`), in which a channel that calls its provider
+   * through fetch (WhatsApp) sends `traceparent`, and the undici instrumentation spans that call.
+   */
+  channel(channel: ChannelAdapter): ChannelAdapter;
   /** Sends the spans not sent yet and stops. */
   shutdown(): Promise<void>;
 }

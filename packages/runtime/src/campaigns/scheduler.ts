@@ -111,8 +111,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       const room = stopping ? 0 : concurrency - active.size;
       const claimed =
         room > 0 ? await store.claimChunks({ now: clock.now().toISOString(), leaseUntil: leases.until(), claimToken: leases.claimToken, limit: room }) : [];
+      const takenOver = claimed.filter((chunk) => chunk.taken_over).length;
+      if (takenOver > 0) options.observer?.takenOver?.('campaign_chunk', takenOver);
       for (const chunk of claimed) {
-        if (chunk.taken_over) options.observer?.chunkTakenOver?.();
         const work: Promise<void> = runOne(chunk).then((done) => {
           if (done) finished++;
           active.delete(work);

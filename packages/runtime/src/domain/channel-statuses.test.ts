@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { campaign, seedCompany, writer } from '../../test/store/conformance-fixtures.ts';
+import { createMemoryStore } from '../store/memory/store.ts';
 import type { MessageOutcome } from '../store/types.ts';
 import type { ChannelStatus } from './channel.ts';
-import { foldStatuses } from './channel-statuses.ts';
+import { applyChannelStatuses, foldStatuses } from './channel-statuses.ts';
 
 const sent = (id: string): MessageOutcome => ({ id, status: 'sent', error: null, error_code: null, provider_message_id: `p_${id}` });
 const status = (id: string, s: ChannelStatus['status'], extra: Partial<ChannelStatus> = {}): ChannelStatus => ({
@@ -39,5 +41,43 @@ describe('foldStatuses', () => {
   it('moves nothing back: a status behind its outcome changes nothing', () => {
     const read: MessageOutcome = { ...sent('a'), status: 'read' };
     expect(foldStatuses([read], [status('a', 'delivered'), status('a', 'failed')])).toEqual({ outcomes: [read], rest: [] });
+  });
+});
+
+describe('applyChannelStatuses', () => {
+  it('counts as repeats a status given twice in the batch and one its message held before, but no sent and no kept one', async () => {
+    const store = createMemoryStore();
+    const { now } = writer().ctx;
+    const co = await seedCompany(store);
+    const c = await store.createCampaign(campaign(co.uuid, 'repeats', now));
+    await store.insertMessages(
+      ['a', 'b'].map((id) => ({
+        id,
+        company_uuid: co.uuid,
+        campaign_id: c.id,
+        customer_id: `cus_${id}`,
+        phone_number: '+14155550000',
+        run_key: now,
+        status: 'sent' as const,
+        error: null,
+        error_code: null,
+        provider_message_id: `p_${id}`,
+        variables: {},
+        attempts: 0,
+        next_attempt_at: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    let n = 0;
+    const apply = (statuses: ChannelStatus[]) => applyChannelStatuses(store, statuses, (p) => `${p}_${n++}`, now);
+    // The sents repeat the send's answer, which is not told apart from the provider's own; the second delivered of a is a repeat.
+    expect(await apply([status('a', 'sent'), status('a', 'delivered'), status('a', 'delivered'), status('b', 'sent'), status('z', 'read')])).toEqual({
+      matched: 2,
+      kept: 1,
+      repeated: 1,
+    });
+    // a's delivered again, in a later write, and z's read again (kept: no message holds it).
+    expect(await apply([status('a', 'delivered'), status('b', 'read'), status('z', 'read')])).toEqual({ matched: 2, kept: 1, repeated: 1 });
   });
 });

@@ -16,10 +16,16 @@ export const DEFAULT_STATUS_RETENTION_MS = 7 * 24 * 3600_000;
 
 /** What applying statuses came to. */
 export interface StatusesApplied {
-  /** Statuses that found their message (whether or not they moved it). */
+  /** Statuses that found their message (whether or not they moved it), once each of a message. */
   matched: number;
   /** Statuses kept for a message not known yet. */
   kept: number;
+  /**
+   * Statuses received again: the same status of the same message given twice in the batch, or one its
+   * message already held from an earlier write (`repeats` in rules/message-status.ts; a `sent` is not
+   * told apart from the send's answer, so only a `sent` twice in the batch counts).
+   */
+  repeated: number;
 }
 
 /** The store's form of a provider's status. */
@@ -33,16 +39,30 @@ function statusWrite(status: ChannelStatus): StatusWrite {
   };
 }
 
+/** The message a status is of: its own id, or the provider's when it names none. */
+const messageKey = (status: ChannelStatus) => status.messageId ?? `wamid:${status.providerMessageId}`;
+
 /** Of several statuses of one message, the one that moves it furthest: a batch is one write per message. */
 function furthestPerMessage(statuses: readonly ChannelStatus[]): ChannelStatus[] {
   const best = new Map<string, ChannelStatus>();
   const bar = (s: ChannelStatus) => advanceBar({ status: s.status, provider_message_id: s.providerMessageId });
   for (const status of statuses) {
-    const key = status.messageId ?? `wamid:${status.providerMessageId}`;
+    const key = messageKey(status);
     const seen = best.get(key);
     if (!seen || bar(status) > bar(seen)) best.set(key, status);
   }
   return [...best.values()];
+}
+
+/** The first of each message's statuses, once each: what a batch gives again is a repeat. */
+function oncePerStatus(statuses: readonly ChannelStatus[]): ChannelStatus[] {
+  const seen = new Set<string>();
+  return statuses.filter((status) => {
+    const key = `${messageKey(status)}\u0000${status.status}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**
@@ -77,7 +97,9 @@ export function foldStatuses(outcomes: readonly MessageOutcome[], statuses: read
 
 /**
  * Applies a provider's statuses: each moves its message forward, or is kept when no message is known
- * by it yet. Once this resolves they are stored (the webhook answers 200 then).
+ * by it yet. Once this resolves they are stored (the webhook answers 200 then). It tells how many
+ * were repeats: given twice here, or held by their message already (the store judges those, against
+ * the messages as they stood before its write, whichever instance wrote them).
  *
  * No transaction holds the two writes together, and none is needed: applying is idempotent (a status
  * moves its message forward only), so when keeping fails after the statuses were applied, the
@@ -90,12 +112,14 @@ export async function applyChannelStatuses(
   newId: (prefix: string) => string,
   now: string,
 ): Promise<StatusesApplied> {
-  if (statuses.length === 0) return { matched: 0, kept: 0 };
-  const furthest = furthestPerMessage(statuses);
-  const found = await store.applyStatuses(furthest.map(statusWrite), now);
-  const unmatched = furthest.filter((_, i) => !found[i]);
+  if (statuses.length === 0) return { matched: 0, kept: 0, repeated: 0 };
+  // The store moves each message by the furthest of its statuses, and tells which of them all it held already.
+  const once = oncePerStatus(statuses);
+  const written = await store.applyStatuses(once.map(statusWrite), now);
+  const unmatched = furthestPerMessage(once.filter((_, i) => !written.found[i]));
   if (unmatched.length > 0) await store.keepStatuses(unmatched.map((s) => ({ ...statusWrite(s), id: newId('sts'), at: s.at, received_at: now })));
-  return { matched: furthest.length - unmatched.length, kept: unmatched.length };
+  const matched = new Set(once.filter((_, i) => written.found[i]).map(messageKey)).size;
+  return { matched, kept: unmatched.length, repeated: statuses.length - once.length + written.repeated };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../clock.ts';
 import { createMemoryStore } from '../store/memory/store.ts';
-import { PACE_WINDOW_MS, sendPaced } from './send-pace.ts';
+import { PACE_WINDOW_MS, sendPaced, stampWhenAnswered } from './send-pace.ts';
 
 describe('sendPaced', () => {
   it('starts as many sends as there are slots, then the next as slots free, never more than the limit in a window', async () => {
@@ -57,5 +57,31 @@ describe('sendPaced', () => {
     );
     expect(results).toEqual([0, 2, 4]);
     expect(waited).toBe(false);
+  });
+});
+
+describe('stampWhenAnswered', () => {
+  it("stamps each slot with its own send's answer, so one answered early frees before the group's slowest", async () => {
+    const clock = createManualClock(new Date('2026-01-05T09:00:00.000Z'));
+    const store = createMemoryStore();
+    const t0 = clock.now().getTime();
+    const at = (ms: number) => new Date(t0 + ms).toISOString();
+    const { slots } = await store.takeSendSlots('whatsapp:2', 2, 2, PACE_WINDOW_MS, at(0), 60_000);
+    let answerSlow: () => void = () => {};
+    const fast = Promise.resolve('fast');
+    const slow = new Promise<string>((resolve) => {
+      answerSlow = () => resolve('slow');
+    });
+    const stamped = stampWhenAnswered({ store, clock }, 'whatsapp:2', slots, [fast, slow.then(() => Promise.reject(new Error('refused')))]);
+    await fast;
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(300);
+    answerSlow();
+    await stamped;
+    // The first slot frees a window after its answer at 0; the second a window after 300, refused or not.
+    expect(await store.takeSendSlots('whatsapp:2', 2, 2, PACE_WINDOW_MS, at(PACE_WINDOW_MS), 60_000)).toEqual({
+      slots: [slots[0]],
+      nextFreeAt: at(PACE_WINDOW_MS + 300),
+    });
   });
 });

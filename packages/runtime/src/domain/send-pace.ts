@@ -77,19 +77,35 @@ export async function sendPaced<T>(
     if (slots.length > 0) {
       const sends = await group(started.length, slots.length);
       started.push(...sends);
-      // The slots' last use is when the group's answers are in. A stamp that fails leaves them held
-      // for PACE_HOLD_MS, which is all it costs: the sends' outcomes are recorded regardless.
-      stamped.push(
-        Promise.allSettled(sends)
-          .then(() => deps.store.stampSendSlots(pace.key, slots, deps.clock.now().toISOString()))
-          .catch(() => {}),
-      );
+      // A stamp that fails leaves its slots held for PACE_HOLD_MS, which is all it costs: the sends'
+      // outcomes are recorded regardless.
+      stamped.push(stampWhenAnswered(deps, pace.key, slots, sends).catch(() => {}));
     }
     if (started.length < count) await deps.wait(Math.max(MIN_WAIT_MS, Date.parse(nextFreeAt) - now.getTime()));
   }
   const results = await Promise.all(started);
   await Promise.all(stamped);
   return results;
+}
+
+/**
+ * Stamps each of `slots` with the time its own send (`sends`, in the same order) was answered, in one
+ * write once all are. A slot whose send was answered early frees a window after that answer, not after
+ * the group's slowest one: the pace is used in full while a group's answers straggle (bench row
+ * `channel.send.paced`).
+ */
+export async function stampWhenAnswered(
+  deps: { store: SendPacePort; clock: Clock },
+  key: string,
+  slots: readonly number[],
+  sends: readonly Promise<unknown>[],
+): Promise<void> {
+  const answeredAt = () => deps.clock.now().toISOString();
+  const answered = await Promise.all(sends.map((send) => send.then(answeredAt, answeredAt)));
+  await deps.store.stampSendSlots(
+    key,
+    slots.map((slot, i) => ({ slot, at: answered[i] ?? answeredAt() })),
+  );
 }
 
 /** What taking pair turns came to: for each recipient, null (it goes now) or when its turn comes; and the stamp of the turns taken. */

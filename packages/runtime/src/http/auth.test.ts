@@ -1,7 +1,7 @@
 import { base64url, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { type CompanyTokenClaims, revocationCheck } from '../domain/tokens.ts';
-import { createTokenService, hashToken, signCompanyToken } from './auth.ts';
+import { createTokenService, hashToken, sha256Hex, signCompanyToken } from './auth.ts';
 
 const uuid = '00000000-0000-4000-8000-000000000001';
 const secret = 'k'.repeat(40);
@@ -154,5 +154,15 @@ describe('TokenService.isAdminToken', () => {
     expect(await tokens.isAdminToken('admin-token-0123456789')).toBe(true);
     expect(await tokens.isAdminToken('admin-token-012345678')).toBe(false);
     expect(await tokens.isAdminToken(await tokens.sign(claims()))).toBe(false);
+  });
+});
+
+describe('sha256Hex', () => {
+  it('gives Web Crypto’s digest for a short text, hashed at once, and for a long one, hashed by Web Crypto', async () => {
+    const webCrypto = async (text: string) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('hex');
+    for (const text of ['', 'POST /agency/createCampaign?uuid=x\n{"name":"é ✓ 😀"}', 'a'.repeat(4096), 'b'.repeat(4097), '✓'.repeat(5000)]) {
+      expect(await sha256Hex(text)).toBe(await webCrypto(text));
+    }
+    expect(hashToken('admin-token')).toBe(await webCrypto('admin-token'));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nulPaths } from './register.ts';
+import { holdsNul, nulPaths } from './register.ts';
 
 describe('nulPaths', () => {
   it('names every string and key holding a NUL character (an object’s keys when it is reached)', () => {
@@ -16,5 +16,19 @@ describe('nulPaths', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 6000; i++) deep = [deep];
     expect(nulPaths(deep)).toHaveLength(1);
+  });
+});
+
+describe('holdsNul', () => {
+  it('says whether nulPaths would name any: in a string, a key, deep in arrays, and in none', () => {
+    for (const value of [undefined, null, 'x', { a: 'ok', list: [1, 'two', { three: null }] }, { name: '\\u0000' }]) {
+      expect(holdsNul(value)).toBe(false);
+    }
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 6000; i++) deep = [deep];
+    for (const value of ['x\u0000', { b: 'x\u0000' }, { 'e\u0000': 1 }, { c: [{ d: '\u0000' }] }, deep]) {
+      expect(holdsNul(value)).toBe(true);
+      expect(nulPaths(value).length).toBeGreaterThan(0);
+    }
   });
 });

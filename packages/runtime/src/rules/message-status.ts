@@ -44,3 +44,14 @@ export function advanceBar(next: MessageStanding): number {
 export function advances(current: MessageStanding, next: MessageStanding): boolean {
   return standingRank(current) < advanceBar(next);
 }
+
+/**
+ * Whether `next` repeats what a message standing at `current` already holds by the provider's word:
+ * the `delivered` or `read` it stands at, or a failure of a message the provider has failed already. A
+ * `sent` never does: the send's answer records `sent` before the provider's own comes, so its first
+ * would look like a repeat.
+ */
+export function repeats(current: MessageStanding, next: MessageStanding): boolean {
+  if (next.status === 'sent' || next.status !== current.status) return false;
+  return next.status !== 'failed' || current.provider_message_id !== null;
+}

@@ -5,7 +5,7 @@
  */
 
 export { chunkRanges, compareChunkClaims } from '../rules/campaign-runs.ts';
-export { advanceBar, type MessageStanding, standingRank } from '../rules/message-status.ts';
+export { advanceBar, type MessageStanding, repeats, standingRank } from '../rules/message-status.ts';
 export { cloneGraph, copy, frozen } from './copy.ts';
 export { createMemoryStore, type MemorySnapshot, type MemoryStore } from './memory/store.ts';
 export type * from './ports.ts';

@@ -31,6 +31,7 @@ import type {
   PageRequest,
   PhoneOrders,
   RunChunk,
+  StatusesWritten,
   StatusWrite,
   TemplateRecord,
   TemplateReview,
@@ -240,9 +241,10 @@ export interface CampaignRunPort {
   /**
    * Applies a provider's statuses where they move their messages forward (`advances`), in one write
    * with their counts; several for one message count as the one that moves it furthest. Says, for each,
-   * whether it found its message (a duplicate finds it and changes nothing).
+   * whether it found its message (a duplicate finds it and changes nothing), and how many its message
+   * held already before the write (`repeats`).
    */
-  applyStatuses(statuses: StatusWrite[], now: string): Promise<boolean[]>;
+  applyStatuses(statuses: StatusWrite[], now: string): Promise<StatusesWritten>;
   /** The messages of one run to these customers (to resume a chunk). */
   listRunMessages(campaignId: string, runKey: string, customerIds: readonly string[]): Promise<MessageRecord[]>;
   /** Message outcome totals of the company, read from the counts kept with every message write, never from the messages. */
@@ -364,6 +366,12 @@ export interface SendSlotsTaken {
   nextFreeAt: string;
 }
 
+/** A slot's last use: when its send was answered (ISO-8601). */
+export interface SlotStamp {
+  slot: number;
+  at: string;
+}
+
 /**
  * The pace of sends through one provider number, shared by every instance on the store: the number
  * has `limit` slots, and a slot is used again only a window after its last use, so that no window
@@ -375,8 +383,8 @@ export interface SendPacePort {
    * them as used `holdMs` after `now` (a send in flight) until `stampSendSlots` says when they were.
    */
   takeSendSlots(key: string, wanted: number, limit: number, windowMs: number, now: string, holdMs?: number): Promise<SendSlotsTaken>;
-  /** Records `at` as the last use of these slots of `key`: the time their sends were answered, when the provider had counted them. */
-  stampSendSlots(key: string, slots: number[], at: string): Promise<void>;
+  /** Records each stamp's `at` as the last use of its slot of `key`: the time its send was answered, when the provider had counted it. */
+  stampSendSlots(key: string, stamps: readonly SlotStamp[]): Promise<void>;
   /**
    * The pair rate: takes a turn of `key` (the provider number) to each of `recipients` (distinct) whose
    * last turn was at least `gapMs` before `at`, recording `at` as its new one. Resolves to those left

@@ -105,7 +105,7 @@ export interface RunChunk {
 /** A chunk an instance claimed, with its campaign as it stood then. */
 export interface ClaimedChunk extends RunChunk {
   campaign: CampaignRecord;
-  /** True when an instance whose lease ran out held it before this claim (a take-over). */
+  /** True when another instance, whose lease ran out, held it before this claim (a take-over). */
   taken_over?: boolean;
 }
 
@@ -203,6 +203,17 @@ export interface StatusWrite extends Pick<MessageRecord, 'error' | 'error_code'>
   status: 'sent' | 'delivered' | 'read' | 'failed';
 }
 
+/** What a write of provider statuses found (`CampaignRunPort.applyStatuses`). */
+export interface StatusesWritten {
+  /** For each status given, whether it found its message (a repeat finds it and changes nothing). */
+  found: boolean[];
+  /**
+   * Of the statuses given, those whose message already held them before the write, by the provider's
+   * word (`repeats` in rules/message-status.ts): the same status received again.
+   */
+  repeated: number;
+}
+
 /** A status kept because no message had its provider id yet; applied once one does, dropped when it expires. */
 export interface KeptStatusRecord extends StatusWrite {
   id: string;
@@ -241,6 +252,8 @@ export interface ClaimedDelivery {
   /** The event payload to send, as stored. */
   payload: Record<string, unknown>;
   claimToken: string;
+  /** True when another claimer, whose lease ran out, held it before this claim (a take-over: its instance died, or stopped, holding it). */
+  taken_over?: boolean;
 }
 
 /**

@@ -63,7 +63,7 @@ export interface DispatcherOptions {
   /** Spread of retry delays, a fraction. Default 0.1. */
   jitter?: number;
   random?: () => number;
-  /** Hears of each attempt (`webhookAttempt`). */
+  /** Hears of each attempt (`webhookAttempt`) and of deliveries taken over from a dead instance (`takenOver`). */
   observer?: RuntimeObserver | undefined;
 }
 
@@ -406,6 +406,8 @@ class WebhookDispatcher implements Dispatcher {
     } catch (err) {
       this.logger.error({ err }, 'claiming webhook deliveries failed; retrying');
     }
+    const takenOver = claimed.filter((c) => c.taken_over).length;
+    if (takenOver > 0) this.observer?.takenOver?.('webhook_delivery', takenOver);
     this.enqueue(claimed);
     // An endpoint this claim gave deliveries to, holding half its share or more, may have more due than
     // its share let the claim take (the webhooks.delivery.rate row: one endpoint, thousands due).

@@ -8,16 +8,18 @@ import type { CurrentStore } from './conformance.ts';
 
 const T0 = Date.parse('2025-03-01T09:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
+/** `slots` stamped with one time. */
+const stamps = (slots: number[], when: string) => slots.map((slot) => ({ slot, at: when }));
 
 export function describeSendPaceConformance(store: CurrentStore): void {
   describe('send pace', () => {
     it('takes at most the limit in a window, then frees each slot a window after its last use', async () => {
       const first = await store().takeSendSlots('pn:1', 3, 5, 1000, at(0));
       expect(first).toEqual({ slots: [0, 1, 2], nextFreeAt: at(0) });
-      await store().stampSendSlots('pn:1', first.slots, at(0));
+      await store().stampSendSlots('pn:1', stamps(first.slots, at(0)));
       const second = await store().takeSendSlots('pn:1', 3, 5, 1000, at(400));
       expect(second).toEqual({ slots: [3, 4], nextFreeAt: at(1000) });
-      await store().stampSendSlots('pn:1', second.slots, at(400));
+      await store().stampSendSlots('pn:1', stamps(second.slots, at(400)));
       expect(await store().takeSendSlots('pn:1', 3, 5, 1000, at(999))).toEqual({ slots: [], nextFreeAt: at(1000) });
       // Another number has slots of its own.
       expect((await store().takeSendSlots('pn:2', 5, 5, 1000, at(999))).slots).toHaveLength(5);
@@ -30,7 +32,7 @@ export function describeSendPaceConformance(store: CurrentStore): void {
       expect((await store().takeSendSlots('pn:5', 1, 1, 1000, at(0))).slots).toEqual([0]);
       expect(await store().takeSendSlots('pn:5', 1, 1, 1000, at(999))).toEqual({ slots: [], nextFreeAt: at(1000) });
       expect((await store().takeSendSlots('pn:5', 1, 1, 1000, at(1000))).slots).toEqual([0]);
-      await store().stampSendSlots('pn:5', [0], at(1300));
+      await store().stampSendSlots('pn:5', stamps([0], at(1300)));
       expect(await store().takeSendSlots('pn:5', 1, 1, 1000, at(2000))).toEqual({ slots: [], nextFreeAt: at(2300) });
       expect((await store().takeSendSlots('pn:5', 1, 1, 1000, at(2300))).slots).toEqual([0]);
     });
@@ -40,9 +42,19 @@ export function describeSendPaceConformance(store: CurrentStore): void {
       // Slot 1 is free; slot 0 is held, not counted in the next free time.
       expect(await store().takeSendSlots('pn:6', 2, 2, 1000, at(10), 60_000)).toEqual({ slots: [1], nextFreeAt: at(10) });
       expect(await store().takeSendSlots('pn:6', 1, 2, 1000, at(5_000))).toEqual({ slots: [], nextFreeAt: at(5_000) });
-      await store().stampSendSlots('pn:6', [0], at(5_100));
+      await store().stampSendSlots('pn:6', stamps([0], at(5_100)));
       expect(await store().takeSendSlots('pn:6', 1, 2, 1000, at(5_200))).toEqual({ slots: [], nextFreeAt: at(6_100) });
       expect((await store().takeSendSlots('pn:6', 1, 2, 1000, at(6_100))).slots).toEqual([0]);
+    });
+
+    it('stamps each slot with its own time in one write', async () => {
+      const { slots } = await store().takeSendSlots('pn:7', 2, 2, 1000, at(0), 60_000);
+      await store().stampSendSlots('pn:7', [
+        { slot: 0, at: at(20) },
+        { slot: 1, at: at(250) },
+      ]);
+      expect(slots).toEqual([0, 1]);
+      expect(await store().takeSendSlots('pn:7', 2, 2, 1000, at(1020))).toEqual({ slots: [0], nextFreeAt: at(1250) });
     });
 
     it('follows a changed limit: slots added are free, slots above a lower one are not used', async () => {

@@ -54,15 +54,16 @@ export function describeStatusConformance(store: CurrentStore): void {
   describe('provider statuses', () => {
     it('move a message forward only: duplicates and older statuses change nothing, read without delivered counts as both', async () => {
       const c = await messages(store(), 4, 'sent');
-      expect(await store().applyStatuses([status(0, 'delivered'), status(1, 'read'), status(2, 'delivered'), status(9, 'read')], at(1))).toEqual([
-        true,
-        true,
-        true,
-        false,
-      ]);
+      expect(await store().applyStatuses([status(0, 'delivered'), status(1, 'read'), status(2, 'delivered'), status(9, 'read')], at(1))).toEqual({
+        found: [true, true, true, false],
+        repeated: 0,
+      });
+      // Judged against the messages before the write: msg_0's delivered is held already; msg_1 is read, not
+      // delivered; msg_2 is delivered, not read (twice here: that is the caller's to count); a sent never counts.
       expect(
         await store().applyStatuses([status(0, 'delivered'), status(1, 'delivered'), status(1, 'sent'), status(2, 'read'), status(2, 'read')], at(2)),
-      ).toEqual([true, true, true, true, true]);
+      ).toEqual({ found: [true, true, true, true, true], repeated: 1 });
+      expect(await store().applyStatuses([status(2, 'read'), status(3, 'sent')], at(3))).toEqual({ found: [true, true], repeated: 1 });
       expect((await statusOf(store(), c, 0))?.status).toBe('delivered');
       expect((await statusOf(store(), c, 1))?.status).toBe('read');
       expect(await statusOf(store(), c, 2)).toMatchObject({ status: 'read', updated_at: at(2) });
@@ -75,8 +76,8 @@ export function describeStatusConformance(store: CurrentStore): void {
       await store().applyStatuses([status(0, 'failed'), status(1, 'failed', { code: 131049 }), status(2, 'failed'), status(3, 'failed')], at(2));
       expect(await statusOf(store(), c, 0)).toMatchObject({ status: 'failed', error: 'Message undeliverable', error_code: 131026 });
       expect((await statusOf(store(), c, 3))?.status).toBe('read');
-      // A provider's failure is final: a late `sent` or `delivered` leaves it failed.
-      await store().applyStatuses([status(0, 'delivered')], at(3));
+      // A provider's failure is final: a late `sent` or `delivered` leaves it failed; the same failure again is a repeat.
+      expect(await store().applyStatuses([status(0, 'delivered'), status(1, 'failed', { code: 131049 })], at(3))).toEqual({ found: [true, true], repeated: 1 });
       expect((await statusOf(store(), c, 0))?.status).toBe('failed');
       expect(await totals(store(), c)).toMatchObject({
         total: 4,
@@ -91,12 +92,12 @@ export function describeStatusConformance(store: CurrentStore): void {
 
     it("find a message by its own id before the send's answer names it, and the late answer moves it no further back", async () => {
       const c = await messages(store(), 2, 'sending');
-      expect(await store().applyStatuses([status(0, 'read', { own: true }), status(1, 'delivered')], at(1))).toEqual([true, false]);
+      expect((await store().applyStatuses([status(0, 'read', { own: true }), status(1, 'delivered')], at(1))).found).toEqual([true, false]);
       expect(await statusOf(store(), c, 0)).toMatchObject({ status: 'read', provider_message_id: 'wamid.0' });
       await store().updateMessages([{ id: 'msg_0', status: 'sent', error: null, error_code: null, provider_message_id: 'wamid.0' }], at(2));
       expect(await statusOf(store(), c, 0)).toMatchObject({ status: 'read', provider_message_id: 'wamid.0' });
       // Another app's callback data naming the same id does not take a message that has another provider id.
-      expect(await store().applyStatuses([{ ...status(5, 'failed'), message_id: 'msg_0' }], at(3))).toEqual([false]);
+      expect(await store().applyStatuses([{ ...status(5, 'failed'), message_id: 'msg_0' }], at(3))).toEqual({ found: [false], repeated: 0 });
       expect((await statusOf(store(), c, 0))?.status).toBe('read');
     });
 

@@ -274,14 +274,24 @@ export function describeWebhookConformance(store: CurrentStore): void {
         w.ctx.now,
       );
       expect(kept.has(d3?.id as string)).toBe(true);
+      expect(claimed.some((c) => c.taken_over)).toBe(false);
       await store().renewLeases('dsp_a', at(300_000));
       await store().renewLeases('dsp_other', at(900_000));
-      const idsAt = async (ms: number, claimToken: string) =>
-        (await store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10, perEndpoint: 100, perCompany: 100 }))
-          .map((c) => c.delivery.id)
-          .sort();
-      expect(await idsAt(120_000, 'dsp_b')).toEqual([d3?.id]);
-      expect(await idsAt(360_000, 'dsp_c')).toEqual([d1?.id, d2?.id].sort());
+      const claimAt = (ms: number, claimToken: string) =>
+        store().claimDeliveries({ now: at(ms), leaseUntil: at(ms + 300_000), claimToken, limit: 10, perEndpoint: 100, perCompany: 100 });
+      const retried = await claimAt(120_000, 'dsp_b');
+      expect(retried.map((c) => c.delivery.id)).toEqual([d3?.id]);
+      // Its attempt was recorded, which ended dsp_a's claim: due again, not taken over.
+      expect(retried[0]?.taken_over).toBeUndefined();
+      const lapsed = await claimAt(360_000, 'dsp_c');
+      expect(lapsed.map((c) => c.delivery.id).sort()).toEqual([d1?.id, d2?.id].sort());
+      // dsp_a's lease ran out while it held them: each is a take-over.
+      expect(lapsed.every((c) => c.taken_over === true)).toBe(true);
+      // A claimer that claims again what it held when its own lease ran out takes it over from nobody;
+      // d3, held by dsp_b since, it takes over.
+      const again = await claimAt(700_000, 'dsp_c');
+      expect(again.map((c) => c.delivery.id).sort()).toEqual([d1?.id, d2?.id, d3?.id].sort());
+      expect(again.filter((c) => c.taken_over).map((c) => c.delivery.id)).toEqual([d3?.id]);
     });
 
     it('claims round the due endpoints, oldest due first in each round, counting what each endpoint and company holds against its share', async () => {

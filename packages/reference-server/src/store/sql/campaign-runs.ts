@@ -6,6 +6,8 @@ import {
   type MessageOutcome,
   type MessageRecord,
   noMessages,
+  repeats,
+  type StatusesWritten,
   type StatusWrite,
   standingRank,
 } from '@engagekit/runtime/store';
@@ -130,10 +132,12 @@ async function deferMessages(db: StoreDatabase, deferrals: MessageDeferral[], no
 /**
  * Applies a provider's statuses where they move their messages forward, in one statement with their
  * counts: each finds its message by its own id (while that has no provider id or this one) or by the
- * provider's id; of several for one message, the one that moves it furthest. Says which found one.
+ * provider's id; of several for one message, the one that moves it furthest. Says which found one,
+ * and how many their message held already: the statement gives each found message as it stood before
+ * it (every part of one statement reads the same snapshot), which `repeats` judges.
  */
-async function applyStatuses(db: StoreDatabase, statuses: StatusWrite[], now: string): Promise<boolean[]> {
-  if (statuses.length === 0) return [];
+async function applyStatuses(db: StoreDatabase, statuses: StatusWrite[], now: string): Promise<StatusesWritten> {
+  if (statuses.length === 0) return { found: [], repeated: 0 };
   const column = (pick: (s: StatusWrite, i: number) => string | null) => sql`${sql.param(statuses.map(pick))}::text[]`;
   const result = await db.execute(sql`
     WITH s AS (
@@ -141,7 +145,9 @@ async function applyStatuses(db: StoreDatabase, statuses: StatusWrite[], now: st
                            ${column((s) => s.error)}, ${column((s) => (s.error_code === null ? null : String(s.error_code)))}, ${column((s) => String(advanceBar(s)))})
                  AS s (i, message_id, provider_message_id, status, error, error_code, bar)),
     found AS (
-      SELECT s.*, coalesce(own.id, named.id) AS target
+      SELECT s.*, coalesce(own.id, named.id) AS target,
+             CASE WHEN own.id IS NOT NULL THEN own.status ELSE named.status END AS held_status,
+             CASE WHEN own.id IS NOT NULL THEN own.provider_message_id ELSE named.provider_message_id END AS held_provider_id
         FROM s
         LEFT JOIN messages AS own ON own.id = s.message_id AND (own.provider_message_id IS NULL OR own.provider_message_id = s.provider_message_id)
         LEFT JOIN messages AS named ON own.id IS NULL AND named.provider_message_id = s.provider_message_id),
@@ -155,9 +161,13 @@ async function applyStatuses(db: StoreDatabase, statuses: StatusWrite[], now: st
         FROM furthest, old WHERE m.id = furthest.target AND old.id = m.id
       RETURNING m.company_uuid, m.campaign_id, old.status AS old_status, old.error_code AS old_code, m.status AS new_status, m.error_code AS new_code),
     ${movedCounts}
-    SELECT DISTINCT i::int AS i FROM found WHERE target IS NOT NULL`);
-  const found = new Set(rowsOf(result).map((r) => Number(r.i)));
-  return statuses.map((_, i) => found.has(i));
+    SELECT DISTINCT ON (i::int) i::int AS i, held_status, held_provider_id FROM found WHERE target IS NOT NULL`);
+  const held = new Map(
+    rowsOf(result).map((r) => [Number(r.i), { status: r.held_status as MessageRecord['status'], provider_message_id: r.held_provider_id as string | null }]),
+  );
+  let repeated = 0;
+  for (const [i, standing] of held) if (repeats(standing, statuses[i] as StatusWrite)) repeated++;
+  return { found: statuses.map((_, i) => held.has(i)), repeated };
 }
 
 /** The SQL store's campaign runs on `conn` (the pool, or one transaction); `driver` starts a run's own transaction outside one. */

@@ -34,7 +34,8 @@ async function claimDeliveries(
   // rows (its round), count what live leases hold of each endpoint and company, keep an endpoint's
   // rounds up to perEndpoint, then a company's in claim order up to perCompany; then lock what it
   // picked with SKIP LOCKED (FOR UPDATE cannot sit beside a window function), checking again that each
-  // row is still free, and lease it.
+  // row is still free, and lease it. A row still under another claimer's token was held by one whose
+  // lease ran out (finishAttempts clears the token): a take-over, as claimChunks tells of chunks.
   const result = await db.execute(sql`
     WITH held AS (
       SELECT h.endpoint_id, h.company_uuid, count(*) AS n FROM deliveries AS h
@@ -62,17 +63,18 @@ async function claimDeliveries(
        ORDER BY shared.round, shared.next_attempt_at, shared.id
        LIMIT ${limit}),
     locked AS (
-      SELECT d3.id FROM deliveries AS d3
+      SELECT d3.id, d3.claim_token AS held_by FROM deliveries AS d3
        WHERE d3.id IN (SELECT id FROM picked) AND d3.status = 'pending'
          AND (d3.locked_until IS NULL OR d3.locked_until < ${now})
          FOR UPDATE SKIP LOCKED)
     UPDATE deliveries AS d
        SET claim_token = ${claimToken}, locked_until = ${leaseUntil}
-      FROM webhook_endpoints AS e, events AS ev
-     WHERE d.id IN (SELECT id FROM locked)
+      FROM locked AS l, webhook_endpoints AS e, events AS ev
+     WHERE d.id = l.id
        AND e.id = d.endpoint_id AND ev.id = d.event_id
     RETURNING d.id, d.company_uuid, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count,
-              d.next_attempt_at, d.attempts, d.created_at, d.trace_context, e.url, e.secret, e.previous_secrets, ev.payload`);
+              d.next_attempt_at, d.attempts, d.created_at, d.trace_context, e.url, e.secret, e.previous_secrets, ev.payload,
+              l.held_by IS NOT NULL AND l.held_by <> ${claimToken} AS taken_over`);
   return rowsOf(result).map(
     (r): ClaimedDelivery => ({
       delivery: {
@@ -91,6 +93,7 @@ async function claimDeliveries(
       endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
       payload: jsonValue(r.payload),
       claimToken,
+      ...((r.taken_over === true || r.taken_over === 't') && { taken_over: true }),
     }),
   );
 }

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { guardCheckouts, nodePgDriver, pgliteDatabase, pgliteDriver, type SqlDatabase, type SqlDriver, withPooledClient } from './connection.ts';
 import type { Listen } from './dispatch.ts';
 import { PgliteThread } from './pglite-thread.ts';
+import { type PoolWaitListener, WaitWatchedPool } from './pool-waits.ts';
 import { schema } from './schema.ts';
 import { createSqlStore, type SqlStoreTuning } from './store.ts';
 
@@ -50,6 +51,12 @@ export interface SqlStoreOptions {
    * fails with `StoreUnavailableError` (DATABASE_POOL_WAIT_MS). Default 5000.
    */
   poolWaitMs?: number;
+  /**
+   * PostgreSQL: hears of each query that waits for a pooled connection, as it begins to wait (every
+   * connection busy); the function it returns is called with the seconds waited once the query has one,
+   * or gave up after `poolWaitMs`. Queries that find a connection cost nothing more.
+   */
+  onPoolWait?: PoolWaitListener;
   /** Errors of idle pooled PostgreSQL connections (the pool drops them and reconnects); ignored when absent. */
   onPoolError?: (error: Error) => void;
   /**
@@ -124,12 +131,13 @@ export async function openSqlDatabase(options: SqlStoreOptions): Promise<SqlData
 const backendPid = (client: pg.PoolClient) => (client as pg.PoolClient & { processID: number }).processID;
 
 async function openPostgres(databaseUrl: string, options: SqlStoreOptions): Promise<SqlDatabaseOpened> {
-  const { onPoolError, onLostConnection } = options;
+  const { onPoolError, onLostConnection, onPoolWait } = options;
   const connectionTimeoutMillis = options.poolWaitMs ?? 5000;
   // Pipeline mode: a query goes out without waiting for the answer to the one before, so the writes a
   // transaction sends ahead (writes-ahead.ts) cost no round trip of their own. The wait bounds both a
   // query waiting for a busy pool's next free connection and a new connection's connecting.
-  const pool = new pg.Pool({ connectionString: databaseUrl, pipeline: true, max: options.poolSize ?? 10, connectionTimeoutMillis });
+  const poolConfig: pg.PoolConfig = { connectionString: databaseUrl, pipeline: true, max: options.poolSize ?? 10, connectionTimeoutMillis };
+  const pool = onPoolWait ? new WaitWatchedPool(poolConfig, onPoolWait) : new pg.Pool(poolConfig);
   // Without a listener, an idle connection that dies (server restart, a DBA's terminate) crashes the process.
   pool.on('error', (error) => onPoolError?.(error));
   // The backends of this pool's connections: what they NOTIFY, this process already heard of at commit.

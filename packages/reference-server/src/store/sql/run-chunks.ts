@@ -125,7 +125,7 @@ async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, lim
                ORDER BY run_key, seq, campaign_id
                LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
        WHERE k.id = pick.id
-      RETURNING k.*, pick.held_by IS NOT NULL AS taken_over`),
+      RETURNING k.*, pick.held_by IS NOT NULL AND pick.held_by <> ${claimToken} AS taken_over`),
   ).map((r) => ({ ...chunkFromRow(r), ...((r.taken_over === true || r.taken_over === 't') && { taken_over: true }) }));
   if (chunks.length === 0) return [];
   const ids = [...new Set(chunks.map((c) => c.campaign_id))];

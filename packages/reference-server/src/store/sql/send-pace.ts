@@ -51,9 +51,13 @@ export function createSqlSendPace({ db }: SqlConnection): SendPacePort {
       }
       return { slots: took.taken, nextFreeAt: new Date(Math.max(took.oldest ?? at - windowMs, at - windowMs) + windowMs).toISOString() };
     },
-    async stampSendSlots(key, slots, at) {
-      if (slots.length === 0) return;
-      await db.execute(sql`UPDATE ${sendSlots} SET used_at = ${Date.parse(at)}::bigint WHERE key = ${key} AND slot = any(${sql.param(slots)}::int[])`);
+    async stampSendSlots(key, stamps) {
+      if (stamps.length === 0) return;
+      const slots = sql.param(stamps.map((s) => s.slot));
+      const ats = sql.param(stamps.map((s) => Date.parse(s.at)));
+      await db.execute(sql`
+        UPDATE ${sendSlots} AS s SET used_at = v.at FROM unnest(${slots}::int[], ${ats}::bigint[]) AS v(slot, at)
+         WHERE s.key = ${key} AND s.slot = v.slot`);
     },
     async takePairTurns(key, recipients, gapMs, at) {
       const waiting = new Map<string, string>();

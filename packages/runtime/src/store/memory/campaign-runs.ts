@@ -1,5 +1,5 @@
 import { chunkEnds, chunkRanges, compareChunkClaims, compareDue, isDue, sendsChunks, waitsForRunAfter } from '../../rules/campaign-runs.ts';
-import { advanceBar, advances } from '../../rules/message-status.ts';
+import { advanceBar, advances, repeats } from '../../rules/message-status.ts';
 import { copy } from '../copy.ts';
 import type { CampaignRunPort } from '../ports.ts';
 import { iso } from '../shared.ts';
@@ -113,8 +113,8 @@ function memoryRunChunks(deps: RunDeps, chunks: Map<string, HeldChunk>): Omit<Ca
         if (claimed.length >= limit) break;
         const campaign = deps.campaignById(chunk.campaign_id);
         if (!campaign || !sendsChunks(campaign)) continue;
-        // Still under a token when its lease ran out: its instance died holding it.
-        const takenOver = chunk.claim !== null && chunk.claim.token !== null;
+        // Still under another claimer's token when its lease ran out: that instance died, or stopped, holding it.
+        const takenOver = chunk.claim !== null && chunk.claim.token !== null && chunk.claim.token !== claimToken;
         chunk.claim = { token: claimToken, until: leaseUntil };
         claimed.push({ ...shown(chunk), campaign: copy(campaign), ...(takenOver && { taken_over: true }) });
       }
@@ -230,6 +230,14 @@ function messageTallies() {
   };
 }
 
+/** Of `statuses`, those their message (`found`, each as it stands before they are applied) holds already (`repeats`). */
+function repeatsAmong(statuses: readonly StatusWrite[], found: readonly (MessageRecord | undefined)[]): number {
+  return statuses.filter((status, i) => {
+    const m = found[i];
+    return m !== undefined && repeats(m, status);
+  }).length;
+}
+
 /** A run's messages in the memory store, with each company's and campaign's totals kept as they change. */
 function memoryRunMessages() {
   const messages = new Map<string, MessageRecord>();
@@ -315,6 +323,7 @@ function memoryRunMessages() {
     async applyStatuses(statuses, now) {
       // Of several statuses of one message, the one that moves it furthest (the SQL store picks the same).
       const found = statuses.map(messageOf);
+      const repeated = repeatsAmong(statuses, found);
       const furthest = new Map<MessageRecord, StatusWrite>();
       statuses.forEach((status, i) => {
         const m = found[i];
@@ -322,7 +331,7 @@ function memoryRunMessages() {
         if (m && (!seen || advanceBar(status) > advanceBar(seen))) furthest.set(m, status);
       });
       for (const [m, status] of furthest) advance(m, status, now);
-      return found.map((m) => m !== undefined);
+      return { found: found.map((m) => m !== undefined), repeated };
     },
 
     async listRunMessages(campaignId, runKey, customerIds) {

@@ -69,6 +69,8 @@ export function createMemoryDispatch(maps: DispatchMaps) {
       const due: DeliveryRecord[] = [];
       const byEndpoint = new Map<string, number>();
       const byCompany = new Map<string, number>();
+      // Still under another claimer's claim whose lease ran out: that claimer died, or stopped, holding it.
+      const lapsed = new Set<string>();
       for (const id of pending) {
         const d = maps.deliveries.get(id);
         if (d?.status !== 'pending') continue;
@@ -78,6 +80,7 @@ export function createMemoryDispatch(maps: DispatchMaps) {
           byCompany.set(d.company_uuid, (byCompany.get(d.company_uuid) ?? 0) + 1);
           continue;
         }
+        if (claim && claim.token !== claimToken) lapsed.add(id);
         if (!d.next_attempt_at || d.next_attempt_at > now) continue;
         if (!maps.endpoints.get(d.endpoint_id)?.enabled) continue;
         due.push(d);
@@ -91,7 +94,8 @@ export function createMemoryDispatch(maps: DispatchMaps) {
       };
       return fairClaimOrder(due, shares).map((d) => {
         claims.set(d.id, { token: claimToken, until: leaseUntil });
-        return claimed(d, claimToken) as ClaimedDelivery;
+        const c = claimed(d, claimToken) as ClaimedDelivery;
+        return lapsed.has(d.id) ? { ...c, taken_over: true } : c;
       });
     },
 

@@ -26,9 +26,9 @@ export function createMemorySendPace() {
       const oldest = others.length > 0 ? Math.min(...others) : at - windowMs;
       return { slots: taken, nextFreeAt: new Date(Math.max(oldest, at - windowMs) + windowMs).toISOString() };
     },
-    async stampSendSlots(key, taken, at) {
+    async stampSendSlots(key, stamps) {
       const slots = slotsOf.get(key);
-      for (const slot of taken) if (slots && slot < slots.length) slots[slot] = Date.parse(at);
+      for (const { slot, at } of stamps) if (slots && slot < slots.length) slots[slot] = Date.parse(at);
     },
     async takePairTurns(key, recipients, gapMs, at) {
       const now = Date.parse(at);
