@@ -82,21 +82,22 @@ export function createTransport(where: string, options: TransportOptions, token:
   const maxRetries = options.maxRetries ?? 2;
   const timeout = options.timeout ?? 60_000;
   const log = createLog(options.logLevel, options.logger);
-  const sendOptions = (o: RequestOptions | undefined): SendOptions => ({
-    fetch: options.fetch ?? globalFetch,
-    maxRetries: o?.maxRetries ?? maxRetries,
-    timeout: o?.timeout ?? timeout,
-    signal: o?.signal,
-    idempotencyKey: o?.idempotencyKey,
-    log,
+  // Made once per client: a call without request options (most calls) is sent with these as they are.
+  const defaults: SendOptions = { fetch: options.fetch ?? globalFetch, maxRetries, timeout, log };
+  const sendOptions = (o: RequestOptions): SendOptions => ({
+    ...defaults,
+    maxRetries: o.maxRetries ?? maxRetries,
+    timeout: o.timeout ?? timeout,
+    signal: o.signal,
+    idempotencyKey: o.idempotencyKey,
   });
-  const fetch = (request: Request) => send(request, sendOptions(undefined));
+  const fetch = (request: Request) => send(request, defaults);
   return {
     client: (baseUrl) => createFetchClient<paths, 'application/json'>({ baseUrl, headers, fetch }),
     send(o, call) {
       if (o) checkLimits('request options', o);
       const callHeaders = o?.headers;
-      return sendCall((attempt) => call({ headers: callHeaders, fetch: attempt, parseAs: 'text' }), sendOptions(o));
+      return sendCall((attempt) => call({ headers: callHeaders, fetch: attempt, parseAs: 'text' }), o ? sendOptions(o) : defaults);
     },
     validateResponse: options.validateResponse,
   };

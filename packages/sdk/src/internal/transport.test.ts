@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -191,6 +192,28 @@ describe('send', () => {
     const f = fakeFetch(() => apiError(503, 'unavailable', 'down'));
     await expect(send(get(), options(f.fetch, { signal: controller.signal }), deps)).rejects.toBeInstanceOf(APIUserAbortError);
     expect(f.calls).toHaveLength(1);
+  });
+
+  it('stops a retry in flight when the signal aborts, and leaves no listener on the signal after a call', async () => {
+    const { deps } = recordingDeps();
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    // The first attempt gets a 503; the retry hangs until the caller aborts.
+    const fetch = (_url: string, init: RequestInit): Promise<Response> => {
+      signals.push(init.signal as AbortSignal);
+      if (signals.length === 1) return Promise.resolve(apiError(503, 'unavailable', 'later'));
+      queueMicrotask(() => controller.abort(new Error('user left')));
+      return new Promise(() => {});
+    };
+    const err = await send(get(), options(fetch, { signal: controller.signal }), deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    expect((err as Error).cause).toEqual(new Error('user left'));
+    expect(signals.map((s) => s.aborted)).toEqual([false, true]);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const kept = new AbortController();
+    const f = fakeFetch((_, n) => (n === 1 ? apiError(503, 'unavailable', 'later') : json(200, {})));
+    expect((await send(get(), options(f.fetch, { signal: kept.signal }), deps)).status).toBe(200);
+    expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
   });
 
   it('honours the signal carried by the request itself', async () => {

@@ -114,52 +114,16 @@ export function attemptTimer(onTimeout: () => void, ms: number): ReturnType<type
 }
 
 /**
- * Runs one attempt under a signal that aborts at `timeout` or when `user` aborts. Settles as soon as
- * either happens, whether or not the attempt (a fetch that may ignore its signal) settles too.
- */
-function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeout: number, user: AbortSignal | undefined): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const controller = new AbortController();
-    const timer = attemptTimer(() => {
-      controller.abort();
-      reject(TIMED_OUT);
-    }, timeout);
-    const onAbort = () => {
-      controller.abort(user?.reason);
-      reject(USER_ABORT);
-    };
-    user?.addEventListener('abort', onAbort, { once: true });
-    const done = () => {
-      clearTimeout(timer);
-      user?.removeEventListener('abort', onAbort);
-    };
-    let pending: Promise<T>;
-    try {
-      pending = attempt(controller.signal);
-    } catch (err) {
-      done();
-      return reject(err);
-    }
-    pending.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (err: unknown) => {
-        done();
-        reject(err);
-      },
-    );
-  });
-}
-
-/**
  * Runs `attempt` until it gives an answer that is not retried, making at most `maxRetries` retries after
  * connection errors, timeouts, 408, 429 and 5xx, with backoff between them. Each attempt gets a signal
- * that aborts at its timeout or when the caller's signal does; the attempt must have read the answer's
- * body before resolving, so the timeout covers it and a retried answer is drained. Rejects with
- * `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came, and at once with
- * any `EngageError` the attempt throws or `unsent` gives.
+ * that aborts at its timeout or when the caller's signal does, and ends as soon as either happens,
+ * whether or not the attempt (a fetch that may ignore its signal) settles too. The attempt must have
+ * read the answer's body before resolving, so the timeout covers it and a retried answer is drained.
+ * Rejects with `APIConnectionError`, `APITimeoutError` or `APIUserAbortError` when no answer came, and
+ * at once with any `EngageError` the attempt throws or `unsent` gives.
+ *
+ * An attempt costs an AbortController, a timer and the promise it is raced in; the caller's signal, when
+ * there is one, gets one listener for the whole call (the `sdk.call.loopback.vs-openapi-fetch` row).
  */
 async function retrying<T extends { response: Response }>(
   attempt: (signal: AbortSignal) => Promise<T>,
@@ -168,43 +132,67 @@ async function retrying<T extends { response: Response }>(
 ): Promise<T> {
   const { signal: user, log } = options;
   const abortError = () => new APIUserAbortError(`${options.describe()} was aborted by its AbortSignal`, { cause: user?.reason });
-  for (let retry = 0; ; retry++) {
-    if (user?.aborted) throw abortError();
-    let result: T | undefined;
-    let failure: EngageError | undefined;
-    const started = log ? deps.now() : 0;
-    try {
-      result = await runAttempt(attempt, options.timeout, user);
-    } catch (err) {
-      if (err === USER_ABORT || user?.aborted) throw abortError();
-      // An EngageError from inside an attempt is a verdict, not a failed connection: it is final.
-      if (err instanceof EngageError) throw err;
-      const unsent = err === TIMED_OUT ? undefined : options.unsent?.(err);
-      if (unsent) throw unsent;
-      const what = options.describe();
-      failure =
-        err === TIMED_OUT
-          ? new APITimeoutError(`${what} timed out after ${options.timeout} ms (the \`timeout\` option)`)
-          : new APIConnectionError(`Could not reach the API: ${what} failed (${connectionDetail(err)}). Is the base URL right and the server up?`, {
-              cause: err,
-            });
+  // The attempt in flight, which the caller's signal stops; between attempts, the backoff's sleep ends
+  // the call when the signal aborts.
+  let inFlight: { controller: AbortController; reject(reason: unknown): void } | undefined;
+  const onAbort = () => {
+    inFlight?.controller.abort(user?.reason);
+    inFlight?.reject(USER_ABORT);
+  };
+  user?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (let retry = 0; ; retry++) {
+      if (user?.aborted) throw abortError();
+      let result: T | undefined;
+      let failure: EngageError | undefined;
+      const started = log ? deps.now() : 0;
+      const controller = new AbortController();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        result = await new Promise<T>((resolve, reject) => {
+          if (user) inFlight = { controller, reject };
+          timer = attemptTimer(() => {
+            controller.abort();
+            reject(TIMED_OUT);
+          }, options.timeout);
+          attempt(controller.signal).then(resolve, reject);
+        });
+      } catch (err) {
+        if (err === USER_ABORT || user?.aborted) throw abortError();
+        // An EngageError from inside an attempt is a verdict, not a failed connection: it is final.
+        if (err instanceof EngageError) throw err;
+        const unsent = err === TIMED_OUT ? undefined : options.unsent?.(err);
+        if (unsent) throw unsent;
+        const what = options.describe();
+        failure =
+          err === TIMED_OUT
+            ? new APITimeoutError(`${what} timed out after ${options.timeout} ms (the \`timeout\` option)`)
+            : new APIConnectionError(`Could not reach the API: ${what} failed (${connectionDetail(err)}). Is the base URL right and the server up?`, {
+                cause: err,
+              });
+      } finally {
+        clearTimeout(timer);
+        inFlight = undefined;
+      }
+      // Built only with logging on (the level was decided when the client was created). One line per
+      // attempt, at the level of what came of it: debug when it ends the call well, warn when a retry
+      // follows, error when the call failed for good. Headers are never logged.
+      const line = log ? attemptLine(options.describe(), retry + 1, deps.now() - started, result?.response, failure) : '';
+      if (result ? !(isRetryableStatus(result.response.status, result.response.headers) && retry < options.maxRetries) : retry >= options.maxRetries) {
+        log?.(result?.response.ok ? 'debug' : 'error', line);
+        if (failure) throw failure;
+        return result as T;
+      }
+      const delay = retryDelay(retry, result?.response.headers, deps.random, deps.now());
+      log?.('warn', `${line}; retrying in ${Math.round(delay)} ms`);
+      try {
+        await deps.sleep(delay, user);
+      } catch {
+        throw abortError();
+      }
     }
-    // Built only with logging on (the level was decided when the client was created). One line per
-    // attempt, at the level of what came of it: debug when it ends the call well, warn when a retry
-    // follows, error when the call failed for good. Headers are never logged.
-    const line = log ? attemptLine(options.describe(), retry + 1, deps.now() - started, result?.response, failure) : '';
-    if (result ? !(isRetryableStatus(result.response.status, result.response.headers) && retry < options.maxRetries) : retry >= options.maxRetries) {
-      log?.(result?.response.ok ? 'debug' : 'error', line);
-      if (failure) throw failure;
-      return result as T;
-    }
-    const delay = retryDelay(retry, result?.response.headers, deps.random, deps.now());
-    log?.('warn', `${line}; retrying in ${Math.round(delay)} ms`);
-    try {
-      await deps.sleep(delay, user);
-    } catch {
-      throw abortError();
-    }
+  } finally {
+    user?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -226,7 +214,8 @@ async function replayableBody(request: Request): Promise<string | ArrayBuffer | 
  * `signal`; `redirect` only when it is not the default.
  */
 function attemptInit(request: Request, body: string | ArrayBuffer | undefined, signal: AbortSignal, idempotencyKey: string | undefined): RequestInit {
-  const headers: Record<string, string> = Object.fromEntries(request.headers);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of request.headers) headers[name] = value;
   if (idempotencyKey !== undefined && headers['idempotency-key'] === undefined) headers['idempotency-key'] = idempotencyKey;
   const init: RequestInit = { method: request.method, headers, body, signal };
   if (request.redirect !== 'follow') init.redirect = request.redirect;
