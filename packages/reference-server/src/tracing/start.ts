@@ -8,13 +8,20 @@
  */
 import { createRequire } from 'node:module';
 import type { ChannelAdapter, WebhookTransport } from '@engagekit/runtime';
-import { context, type Link, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, type Link, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { Tracing } from './tracing.ts';
+
+/** Records what `span`'s work threw as its exception and error status, and throws it on. */
+function failed(span: Span, e: unknown): never {
+  span.recordException(e as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+  throw e;
+}
 
 /** The span context a kept `traceparent` names, as a link; none for a value that is not one. */
 function linkTo(traceparent: string | undefined): Link[] {
@@ -72,9 +79,7 @@ export function startTracing(serviceName: string, version: string): Tracing {
               if (answer.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
               return answer;
             } catch (e) {
-              span.recordException(e as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-              throw e;
+              failed(span, e);
             } finally {
               span.end();
             }
@@ -96,9 +101,7 @@ export function startTracing(serviceName: string, version: string): Tracing {
               if (result.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'failed' });
               return result;
             } catch (e) {
-              span.recordException(e as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-              throw e;
+              failed(span, e);
             } finally {
               span.end();
             }
