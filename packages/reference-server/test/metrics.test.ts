@@ -9,7 +9,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startReceiver } from '../../runtime/test/receiver.ts';
 import { createWhatsAppEmulator, signBody } from '../../whatsapp-emulator/src/index.ts';
-import { freePort, freshDatabase, jsonCaller, type ServerProcess, sampleOrder, startServerProcess, whatsappEnvFor } from './helpers.ts';
+import { freshDatabase, jsonCaller, type ServerProcess, sampleOrder, startServerProcess, whatsappEnvFor } from './helpers.ts';
 
 const ADMIN_TOKEN = 'metrics-e2e-admin-token-0123';
 const stops: (() => Promise<unknown>)[] = [];
@@ -63,11 +63,11 @@ for (const database of ['pglite', 'postgres'] as const) {
   const skip = database === 'postgres' && !process.env.DATABASE_URL;
   describe.skipIf(skip)(`/metrics on ${database}${skip ? ' (skipped: DATABASE_URL is not set)' : ''}`, () => {
     it('counts a campaign run, its statuses and a webhook delivered, on the scrape port', async () => {
-      const metricsPort = await freePort();
       const wa = await createWhatsAppEmulator({ acceptAnyTemplate: true, sentMs: 5, deliveredMs: 10, readMs: 20 });
       stops.push(() => wa.close());
       const env: Record<string, string> = { ADMIN_TOKEN, SCHEDULER_INTERVAL_MS: '100', DEMO_COMPANY: '0', LEASE_MS: '1000', ...whatsappEnvFor(wa) };
-      env.METRICS_PORT = String(metricsPort);
+      // Port 0: the server takes a free one and names it, so no other test can take it in between.
+      env.METRICS_PORT = '0';
       env.WEBHOOK_ALLOW_PRIVATE = '1';
       if (database === 'postgres') {
         const db = await freshDatabase('metrics');
@@ -83,7 +83,8 @@ for (const database of ['pglite', 'postgres'] as const) {
       stops.push(() => server.stop());
       const callbackUrl = `${server.url}/channels/whatsapp/webhook`;
       await wa.setCallbackUrl(callbackUrl);
-      const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      const metricsUrl = /metrics on (http:\/\/\S+\/metrics)/.exec(server.output())?.[1];
+      if (!metricsUrl) throw new Error(`the server named no metrics port:\n${server.output()}`);
       const before = await scrape(metricsUrl);
       expect(total(before, 'engagekit_campaign_runs_total', { event: 'started' })).toBe(0);
       expect(before.families.get('process_cpu_seconds_total')?.type).toBe('COUNTER');
@@ -161,7 +162,7 @@ for (const database of ['pglite', 'postgres'] as const) {
       for (const family of after.families.values())
         for (const m of family.metrics) expect(JSON.stringify(m.labels ?? {})).not.toMatch(/METER|M-1|\+91|[0-9a-f]{8}-/);
       // The scrape port serves nothing else, and the API's port has no /metrics.
-      expect((await fetch(`http://127.0.0.1:${metricsPort}/api/v2/health`)).status).toBe(404);
+      expect((await fetch(new URL('/api/v2/health', metricsUrl))).status).toBe(404);
       expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
     }, 120_000);
   });
