@@ -3,14 +3,19 @@
  * (Prometheus' text format) on the scrape port, or on PORT for the admin token.
  */
 import { matchOperation, splitAgencyPrefix } from '@engagekit/contract';
+import { getPath } from 'hono/utils/url';
 import type { ServerMetrics } from './metrics.ts';
 
 /** A fetch handler, as @hono/node-server serves. */
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
 
-/** The operationId a request names, for the metrics' label: `none` for a path or method of none. */
+/**
+ * The operationId a request names, for the metrics' label: `none` for a path or method of none. The
+ * path read as the app routes it (hono's `getPath`), without parsing the URL whole: every request
+ * pays this, and `/metrics`'s check before it.
+ */
 function operationOf(req: Request): string {
-  const { path } = splitAgencyPrefix(new URL(req.url).pathname);
+  const { path } = splitAgencyPrefix(getPath(req));
   return matchOperation(req.method, path)?.operation.operationId ?? 'none';
 }
 
@@ -38,7 +43,7 @@ export async function metricsAnswer(req: Request, metrics: ServerMetrics): Promi
  */
 export function withAdminMetrics(fetch: FetchHandler, metrics: ServerMetrics, isAdminToken: (token: string) => Promise<boolean>): FetchHandler {
   return async (req) => {
-    if (new URL(req.url).pathname !== '/metrics') return fetch(req);
+    if (getPath(req) !== '/metrics') return fetch(req);
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '')?.[1];
     if (!token || !(await isAdminToken(token))) {
       return new Response('Unauthorized: /metrics needs the admin token as a bearer token (or set METRICS_PORT for a scrape port without one)\n', {
@@ -52,6 +57,5 @@ export function withAdminMetrics(fetch: FetchHandler, metrics: ServerMetrics, is
 
 /** The METRICS_PORT listener's handler: `/metrics` with no token, and nothing else. */
 export function scrapeOnly(metrics: ServerMetrics): FetchHandler {
-  return (req) =>
-    new URL(req.url).pathname === '/metrics' ? metricsAnswer(req, metrics) : new Response('Not found: this port serves /metrics only\n', { status: 404 });
+  return (req) => (getPath(req) === '/metrics' ? metricsAnswer(req, metrics) : new Response('Not found: this port serves /metrics only\n', { status: 404 }));
 }
