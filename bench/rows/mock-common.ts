@@ -11,3 +11,6 @@ export const MOCK_CLI = new URL('../../packages/mock-server/bin/engagekit-mock.j
 
 /** The peer of mock.startup.vs-node-http and mock.http.cpu.vs-node-http: a bare node:http server as an ES module. */
 export const STARTUP_PEER = new URL('../startup-peer.mjs', import.meta.url).pathname;
+
+/** The floor side of mock.http.cpu.vs-node-http: a bare Hono app on @hono/node-server answering the mock's body and headers. */
+export const HONO_PEER = new URL('../hono-peer.mjs', import.meta.url).pathname;

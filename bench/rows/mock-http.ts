@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { atMost, type Bench, inTurns, loadTest, row, turnsNote } from '../lib.ts';
 import { cpuSeconds, freePort, spawnUntilHealthy, startPeerServer, startPrism, stopChild } from '../processes.ts';
-import { CAMPAIGN, MOCK_CLI, STARTUP_PEER } from './mock-common.ts';
+import { CAMPAIGN, HONO_PEER, MOCK_CLI, STARTUP_PEER } from './mock-common.ts';
 
 /** The HTTP mock (the command), one campaign in it, and the request the HTTP rows send: its getCampaign. */
 async function httpMockWithCampaign() {
@@ -15,9 +15,12 @@ async function httpMockWithCampaign() {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const created = await (await fetch(`${base}/agency/createCampaign?uuid=${uuid}`, { method: 'POST', headers, body: JSON.stringify(CAMPAIGN) })).json();
   const path = `/agency/getCampaign/${created.data.id}?uuid=${uuid}`;
-  // The peers answer every request with the very body the mock gives for this campaign.
-  const body = await (await fetch(base + path, { headers })).text();
-  return { child, base, path, body, headers: { authorization: `Bearer ${token}` } };
+  // The peers answer every request with the very body the mock gives for this campaign, and the Hono
+  // floor with the headers it gives too (its own x-request-id each time).
+  const answer = await fetch(base + path, { headers });
+  const answerHeaders = Object.fromEntries([...answer.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
+  const body = await answer.text();
+  return { child, base, path, body, answerHeaders, headers: { authorization: `Bearer ${token}` } };
 }
 
 /**
@@ -91,7 +94,9 @@ async function cpuPerRequest(pid: number, url: string, headers: Record<string, s
  * CPU a request of the HTTP mock's process against a bare node:http server's process (the plain
  * module `startup-peer.mjs`) answering the same body to the same requests, in turns. The server's own
  * CPU time, read from /proc around a fixed number of requests, does not swing with the load
- * generator's share of the cores as req/s does.
+ * generator's share of the cores as req/s does. A third side, a bare Hono app on the adapter the mock
+ * runs on answering the same body and headers (`hono-peer.mjs`), is the floor of any app served so
+ * (`mock.http.cpu.floor.vs-node-http`, reported): what is above it is the mock's own work.
  */
 export const mockHttpCpu: Bench = {
   id: 'mock.http.cpu.vs-node-http',
@@ -99,6 +104,12 @@ export const mockHttpCpu: Bench = {
     const mock = await httpMockWithCampaign();
     const peerPort = await freePort();
     const peer = await spawnUntilHealthy(process.execPath, [STARTUP_PEER], peerPort, { PORT: String(peerPort), PEER_BODY: mock.body });
+    const honoPort = await freePort();
+    const hono = await spawnUntilHealthy(process.execPath, [HONO_PEER], honoPort, {
+      PORT: String(honoPort),
+      PEER_BODY: mock.body,
+      PEER_HEADERS: JSON.stringify(mock.answerHeaders),
+    });
     try {
       const pidOf = (child: ChildProcess) => child.pid as number;
       const r = await inTurns(
@@ -106,20 +117,34 @@ export const mockHttpCpu: Bench = {
         {
           ours: () => cpuPerRequest(pidOf(mock.child), mock.base + mock.path, mock.headers),
           peer: () => cpuPerRequest(pidOf(peer.child), `http://127.0.0.1:${peerPort}${mock.path}`, mock.headers),
+          hono: () => cpuPerRequest(pidOf(hono.child), `http://127.0.0.1:${honoPort}${mock.path}`, mock.headers),
         },
         { warmUp: true },
       );
-      return row({
-        id: 'mock.http.cpu.vs-node-http',
-        metric: `engagekit-mock getCampaign: CPU time (user + system, /proc) of its process a request over ${CPU_REQUESTS.toLocaleString('en')} requests at 50 connections (autocannon), vs a bare node:http server's process answering the same body to the same requests; a warm-up turn of each, then 5 rounds in turns`,
-        note: `µs CPU a request by round: engagekit-mock ${turnsNote(r.ours, 1)}; node:http ${turnsNote(r.peer, 1)}`,
-        ours: Math.round(r.ours.median * 10) / 10,
-        peer: Math.round(r.peer.median * 10) / 10,
-        unit: 'µs CPU',
-        better: 'lower',
-        goal: atMost(2.5),
-      });
+      const metric = `engagekit-mock getCampaign: CPU time (user + system, /proc) of its process a request over ${CPU_REQUESTS.toLocaleString('en')} requests at 50 connections (autocannon), vs a bare node:http server's process answering the same body to the same requests; a warm-up turn of each, then 5 rounds in turns`;
+      const tenths = (median: number) => Math.round(median * 10) / 10;
+      return [
+        row({
+          id: 'mock.http.cpu.vs-node-http',
+          metric,
+          note: `µs CPU a request by round: engagekit-mock ${turnsNote(r.ours, 1)}; node:http ${turnsNote(r.peer, 1)}; a bare Hono app on @hono/node-server ${turnsNote(r.hono, 1)}`,
+          ours: tenths(r.ours.median),
+          peer: tenths(r.peer.median),
+          unit: 'µs CPU',
+          better: 'lower',
+          goal: atMost(2.5),
+        }),
+        row({
+          id: 'mock.http.cpu.floor.vs-node-http',
+          metric: `${metric}; ours: a bare Hono app on @hono/node-server (the mock's adapter) answering the same body with the mock's headers, a third side of the same turns`,
+          ours: tenths(r.hono.median),
+          peer: tenths(r.peer.median),
+          unit: 'µs CPU',
+          better: 'lower',
+        }),
+      ];
     } finally {
+      await stopChild(hono.child);
       await stopChild(peer.child);
       await stopChild(mock.child);
     }
