@@ -3,8 +3,8 @@
  * (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, and before the server's code loads pg and node:http.
  * The SDK reads the other `OTEL_*` variables itself. Spans: each HTTP request (named by its operation),
  * each SQL statement (no parameter values), each webhook attempt (linked to the trace that queued it)
- * and each channel send (its call to the provider through fetch a child of it). The packages are optional peer dependencies of the server: a
- * deployment that traces installs them.
+ * and each channel send (its call to the provider through fetch a child of it). The packages are
+ * optional peer dependencies of the server: a deployment that traces installs them.
  */
 import { createRequire } from 'node:module';
 import type { ChannelAdapter, WebhookTransport } from '@engagekit/runtime';
