@@ -174,6 +174,9 @@ describe('/metrics on PORT and readiness', () => {
     stops.push(() => server.stop());
     expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
     expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer not-the-admin-token' } })).status).toBe(401);
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Basic ${ADMIN_TOKEN}` } })).status).toBe(401);
+    // Read as the API reads a bearer token (the runtime's `bearerToken`): the scheme in any case.
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `bearer ${ADMIN_TOKEN}` } })).status).toBe(200);
     expect(total(await scrape(`${server.url}/metrics`, ADMIN_TOKEN), 'engagekit_http_request_duration_seconds', { status_class: '4xx' })).toBe(0);
 
     expect((await fetch(`${server.url}/api/v2/health/live`)).status).toBe(200);

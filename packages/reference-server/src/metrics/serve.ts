@@ -3,6 +3,7 @@
  * (Prometheus' text format) on the scrape port, or on PORT for the admin token.
  */
 import { matchOperation, splitAgencyPrefix } from '@engagekit/contract';
+import { bearerToken } from '@engagekit/runtime';
 import { getPath } from 'hono/utils/url';
 import type { ServerMetrics } from './metrics.ts';
 
@@ -44,8 +45,8 @@ export async function metricsAnswer(req: Request, metrics: ServerMetrics): Promi
 export function withAdminMetrics(fetch: FetchHandler, metrics: ServerMetrics, isAdminToken: (token: string) => Promise<boolean>): FetchHandler {
   return async (req) => {
     if (getPath(req) !== '/metrics') return fetch(req);
-    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get('authorization') ?? '')?.[1];
-    if (!token || !(await isAdminToken(token))) {
+    const token = bearerTokenOrNull(req);
+    if (token === null || !(await isAdminToken(token))) {
       return new Response('Unauthorized: /metrics needs the admin token as a bearer token (or set METRICS_PORT for a scrape port without one)\n', {
         status: 401,
         headers: { 'www-authenticate': 'Bearer' },
@@ -53,6 +54,15 @@ export function withAdminMetrics(fetch: FetchHandler, metrics: ServerMetrics, is
     }
     return metricsAnswer(req, metrics);
   };
+}
+
+/** The request's bearer token by the API's own rule (`bearerToken`), or null when it brings none. */
+function bearerTokenOrNull(req: Request): string | null {
+  try {
+    return bearerToken(req);
+  } catch {
+    return null;
+  }
 }
 
 /** The METRICS_PORT listener's handler: `/metrics` with no token, and nothing else. */
