@@ -103,7 +103,7 @@ export const sdkLoopback: Bench = {
           goal: atMost(1.1),
         }),
         row({
-          // Reported: how much of the goal above the SDK's fetch contract takes before any of its own code.
+          // Reported: how much of the goal above takes the SDK's fetch contract alone, before any of the SDK's own code.
           id: 'sdk.call.loopback.floor.vs-openapi-fetch',
           metric: `${metric}; ours: openapi-fetch's GET through a fetch keeping the SDK's contract (\`fetch(url, init)\`, plain headers, a timed-out signal) and nothing else; the peer: the bare openapi-fetch GET, in the same turns`,
           ours: Math.round(r.contractFloor * 10) / 10,
