@@ -2,7 +2,7 @@ import type { ClaimedDelivery, DeliveryRecord, DispatchPort } from '@engagekit/r
 import { takerSlot } from '@engagekit/runtime/store';
 import { sql } from 'drizzle-orm';
 import type { SqlConnection, StoreDatabase } from './connection.ts';
-import { isoOrNull, jsonValue, rowsOf } from './raw.ts';
+import { boolValue, isoOrNull, jsonValue, rowsOf } from './raw.ts';
 import { deliveries } from './schema.ts';
 
 /** The channel a PostgreSQL store notifies on when deliveries are queued. */
@@ -93,7 +93,7 @@ async function claimDeliveries(
       endpoint: { id: r.endpoint_id as string, url: r.url as string, secret: r.secret as string, previous_secrets: jsonValue(r.previous_secrets) },
       payload: jsonValue(r.payload),
       claimToken,
-      ...((r.taken_over === true || r.taken_over === 't') && { taken_over: true }),
+      ...(boolValue(r.taken_over) && { taken_over: true }),
     }),
   );
 }

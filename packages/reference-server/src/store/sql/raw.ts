@@ -11,3 +11,6 @@ export const isoOrNull = (v: unknown): string | null => (v === null || v === und
 
 /** A jsonb column of a raw row (drivers parse it, or hand it over as text). */
 export const jsonValue = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/** A boolean column of a raw row (drivers hand it over as a boolean, or as PostgreSQL's text `t`). */
+export const boolValue = (v: unknown): boolean => v === true || v === 't';

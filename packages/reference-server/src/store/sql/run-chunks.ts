@@ -19,7 +19,7 @@ import {
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { SqlConnection, SqlDriver, StoreDatabase } from './connection.ts';
 import { customerColumns } from './customers.ts';
-import { isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
+import { boolValue, isoOrNull, jsonValue, type Row, rowsOf } from './raw.ts';
 import { campaignChunks, customers } from './schema.ts';
 
 type ChunkMethods = Pick<
@@ -71,7 +71,7 @@ function chunkFromRow(r: Row): RunChunk {
     seq: Number(r.seq),
     after_id: (r.after_id as string | null) ?? null,
     through_id: (r.through_id as string | null) ?? null,
-    done: r.done === true || r.done === 't',
+    done: boolValue(r.done),
   };
 }
 
@@ -126,7 +126,7 @@ async function claimChunks(db: StoreDatabase, { now, leaseUntil, claimToken, lim
                LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pick
        WHERE k.id = pick.id
       RETURNING k.*, pick.held_by IS NOT NULL AND pick.held_by <> ${claimToken} AS taken_over`),
-  ).map((r) => ({ ...chunkFromRow(r), ...((r.taken_over === true || r.taken_over === 't') && { taken_over: true }) }));
+  ).map((r) => ({ ...chunkFromRow(r), ...(boolValue(r.taken_over) && { taken_over: true }) }));
   if (chunks.length === 0) return [];
   const ids = [...new Set(chunks.map((c) => c.campaign_id))];
   const campaigns = new Map(
